@@ -1,0 +1,374 @@
+import { emptyMap, NO_OWNER, type ClusterMap, type NodeId } from '../domain/clusterMap';
+import type { DataRequest, OpKind, WriteCondition } from '../domain/protocol';
+import { segmentOf } from '../domain/segment';
+import type { KvStatus} from '../domain/status';
+import { TransportErrorCode, type OpErrorCode } from '../domain/status';
+import type { EndReason, TelemetrySink } from '../telemetry/events';
+import type { Scheduler } from '../time/scheduler';
+import { DEFAULT_CLIENT_CONFIG, type ClientConfig } from './config';
+import { MapRefresher } from './mapRefresher';
+import {
+  attemptTimeout,
+  backoffDelay,
+  decideAfterAttempt,
+  mayAttempt,
+  operationDeadline,
+  type AttemptResult,
+} from './retryPolicy';
+import { errorCodeOf, type Transport, type TransportOutcome } from './transport';
+
+/** What the caller gets back: a typed status (and the value/version, if any). */
+export interface KvResult {
+  readonly status: KvStatus;
+  readonly value?: string;
+  readonly version?: number;
+}
+
+/** An operation failed with an error (a transport failure or a non-retryable exception). */
+export class ZarisError extends Error {
+  constructor(
+    readonly code: OpErrorCode,
+    readonly attempts: number,
+    override readonly cause?: unknown,
+  ) {
+    super(`${code} after ${attempts} attempt(s)`);
+    this.name = 'ZarisError';
+  }
+}
+
+/** One operation as the callback API takes it. */
+export interface OpRequest {
+  readonly kind: OpKind;
+  readonly key: string;
+  readonly value?: string;
+  readonly cond?: WriteCondition;
+  /** caller lane for telemetry (e.g. the virtual user) */
+  readonly vu?: number;
+}
+
+/** Everything known about a finished operation. */
+export interface OpResult {
+  readonly op: number;
+  readonly status?: KvStatus;
+  readonly error?: OpErrorCode;
+  readonly value?: string;
+  readonly version?: number;
+  readonly attempts: number;
+  readonly latencyMs: number;
+  readonly reason: EndReason;
+  /** the non-retryable exception, when reason is `nonRetryable` */
+  readonly cause?: unknown;
+}
+
+export interface ZarisClientOptions {
+  readonly scheduler: Scheduler;
+  readonly transport: Transport;
+  /** nodes to fetch the first map from */
+  readonly seedNodes: readonly NodeId[];
+  /** segment count until the first map says otherwise */
+  readonly segmentCount: number;
+  readonly config?: ClientConfig;
+  readonly sink?: TelemetrySink;
+  /** a map to start from (else nothing is routable until the first refresh) */
+  readonly initialMap?: ClusterMap;
+}
+
+/**
+ * The Zaris client: routes each operation by its cached cluster map and runs
+ * it through the retry brain (`retryPolicy.ts`) and the coalesced map refresh
+ * (`mapRefresher.ts`). Time, transport and telemetry are injected; it does not
+ * know whether it talks to a simulation, workers or a real cluster.
+ */
+export class ZarisClient {
+  private cfg: ClientConfig;
+  private clusterMap: ClusterMap;
+  private nextOp = 1;
+  private readonly refresher: MapRefresher;
+  private readonly scheduler: Scheduler;
+  private readonly transport: Transport;
+  private readonly seedNodes: readonly NodeId[];
+  /** the telemetry sink; undefined means no event is even built */
+  sink: TelemetrySink | undefined;
+
+  constructor(options: ZarisClientOptions) {
+    this.scheduler = options.scheduler;
+    this.transport = options.transport;
+    this.seedNodes = options.seedNodes;
+    this.cfg = options.config ?? DEFAULT_CLIENT_CONFIG;
+    this.sink = options.sink;
+    this.clusterMap = options.initialMap ?? emptyMap(options.segmentCount, options.seedNodes);
+    this.refresher = new MapRefresher({
+      scheduler: this.scheduler,
+      transport: this.transport,
+      sink: () => this.sink,
+      config: () => this.cfg,
+      currentMap: () => this.clusterMap,
+      adoptMap: (map) => {
+        this.clusterMap = map;
+      },
+      fetchCandidates: () => this.fetchCandidates(),
+    });
+  }
+
+  /** the configuration new operations use */
+  get config(): ClientConfig {
+    return this.cfg;
+  }
+
+  /** applies to operations started from now on (and to refreshes) */
+  configure(config: ClientConfig): void {
+    this.cfg = config;
+  }
+
+  /** the client's cached cluster map (may be stale) */
+  get map(): ClusterMap {
+    return this.clusterMap;
+  }
+
+  /** the refresh machinery, for inspection in tests and panels */
+  get refreshes(): MapRefresher {
+    return this.refresher;
+  }
+
+  /** fetches the first map (or refreshes it); calls back with whether a map was fetched */
+  connect(done: (ok: boolean) => void = () => {}): void {
+    this.refresher.request(null, 'connect', (o) => done(o === 'refreshed'));
+  }
+
+  get(key: string): Promise<KvResult> {
+    return this.promise({ kind: 'get', key });
+  }
+
+  put(key: string, value: string, cond?: WriteCondition): Promise<KvResult> {
+    return this.promise(cond === undefined ? { kind: 'put', key, value } : { kind: 'put', key, value, cond });
+  }
+
+  delete(key: string, cond?: WriteCondition): Promise<KvResult> {
+    return this.promise(cond === undefined ? { kind: 'delete', key } : { kind: 'delete', key, cond });
+  }
+
+  private promise(request: OpRequest): Promise<KvResult> {
+    return new Promise((resolve, reject) => {
+      this.execute(request, (r) => {
+        if (r.status !== undefined) {
+          resolve({ status: r.status, ...(r.value !== undefined ? { value: r.value } : {}), ...(r.version !== undefined ? { version: r.version } : {}) });
+        } else if (r.reason === 'nonRetryable' && r.cause !== undefined) {
+          reject(r.cause);
+        } else {
+          reject(new ZarisError(r.error ?? TransportErrorCode.Timeout, r.attempts, r.cause));
+        }
+      });
+    });
+  }
+
+  /** The callback API: runs one operation to its end; returns its op id. */
+  execute(request: OpRequest, done: (result: OpResult) => void): number {
+    const op = this.nextOp++;
+    new OperationRun(this, op, request, done).begin();
+    return op;
+  }
+
+  private fetchCandidates(): readonly NodeId[] {
+    const nodes = this.clusterMap.nodes;
+    if (this.seedNodes.every((n) => nodes.includes(n))) return nodes;
+    return [...new Set([...nodes, ...this.seedNodes])].sort((a, b) => a - b);
+  }
+
+  /** @internal used by OperationRun */
+  _route(segment: number): { node: NodeId | null; epoch: number } {
+    const owner = this.clusterMap.owners[segment];
+    return { node: owner === undefined || owner === NO_OWNER ? null : owner, epoch: this.clusterMap.epoch };
+  }
+  /** @internal */
+  _segmentOf(key: string): number {
+    return segmentOf(key, this.clusterMap.owners.length);
+  }
+  /** @internal */
+  _env(): { scheduler: Scheduler; transport: Transport; refresher: MapRefresher } {
+    return { scheduler: this.scheduler, transport: this.transport, refresher: this.refresher };
+  }
+}
+
+/** The retry loop of one operation, as a small state machine (no promises inside the core). */
+class OperationRun {
+  private readonly config: ClientConfig;
+  private readonly startedAt: number;
+  private readonly deadline: number | null;
+  private readonly segment: number;
+  private attempt = 1;
+  /** attempts actually started */
+  private attemptsMade = 0;
+  private last: AttemptResult | null = null;
+  /** the deadline passed while this op waited for a map refresh */
+  private deadlinePassedInRefreshWait = false;
+
+  constructor(
+    private readonly client: ZarisClient,
+    private readonly op: number,
+    private readonly request: OpRequest,
+    private readonly done: (result: OpResult) => void,
+  ) {
+    const { scheduler } = client._env();
+    this.config = client.config;
+    this.startedAt = scheduler.now();
+    this.deadline = operationDeadline(this.startedAt, this.config);
+    this.segment = client._segmentOf(request.key);
+  }
+
+  begin(): void {
+    const sink = this.client.sink;
+    if (sink) {
+      const r = this.request;
+      sink.emit({
+        t: this.startedAt,
+        type: 'op.start',
+        op: this.op,
+        kind: r.kind,
+        key: r.key,
+        segment: this.segment,
+        ...(r.cond !== undefined ? { cond: r.cond } : {}),
+        ...(r.vu !== undefined ? { vu: r.vu } : {}),
+      });
+    }
+    this.loop();
+  }
+
+  /** `for (attempt = 1; attempt <= maxAttempts && (no deadline || now < deadline); attempt++)` */
+  private loop(): void {
+    const { scheduler, transport } = this.client._env();
+    const now = scheduler.now();
+    if (!mayAttempt(this.attempt, now, this.deadline, this.config)) {
+      this.endExhausted();
+      return;
+    }
+    const { node, epoch } = this.client._route(this.segment);
+    const attempt = this.attempt;
+    this.attemptsMade = attempt;
+    this.client.sink?.emit({ t: now, type: 'attempt.start', op: this.op, attempt, node, epoch });
+    if (node === null) {
+      // No owner in the client's map: raised locally, no request is sent.
+      this.onAttemptEnd(attempt, null, now, { error: TransportErrorCode.PartitionUnavailable });
+      return;
+    }
+    const r = this.request;
+    const wire: DataRequest = {
+      type: 'data',
+      kind: r.kind,
+      key: r.key,
+      segment: this.segment,
+      epoch,
+      op: this.op,
+      ...(r.value !== undefined ? { value: r.value } : {}),
+      ...(r.cond !== undefined ? { cond: r.cond } : {}),
+    };
+    let answered = false;
+    const onOutcome = (outcome: TransportOutcome) => {
+      if (answered) return;
+      answered = true;
+      let result: AttemptResult;
+      if (outcome.ok) {
+        const reply = outcome.reply;
+        result = 'map' in reply ? { error: 'NonRetryable', cause: new Error('map reply to a data request') } : reply;
+      } else {
+        result = { error: errorCodeOf(outcome.error), cause: outcome.error };
+      }
+      this.onAttemptEnd(attempt, node, now, result);
+    };
+    try {
+      transport.send(node, wire, attemptTimeout(now, this.deadline, this.config), onOutcome);
+    } catch (error) {
+      onOutcome({ ok: false, error });
+    }
+  }
+
+  private onAttemptEnd(attempt: number, node: NodeId | null, sentAt: number, result: AttemptResult): void {
+    const { scheduler, refresher } = this.client._env();
+    const now = scheduler.now();
+    this.last = result;
+    const sink = this.client.sink;
+    if (sink) {
+      sink.emit(
+        result.error !== undefined
+          ? { t: now, type: 'attempt.end', op: this.op, attempt, node, error: result.error, latencyMs: now - sentAt }
+          : { t: now, type: 'attempt.end', op: this.op, attempt, node, status: result.status, latencyMs: now - sentAt },
+      );
+    }
+    const decision = decideAfterAttempt(result, this.config.bugs);
+    if (decision.kind === 'return') {
+      this.end(result, decision.reason);
+      return;
+    }
+    // No sleep (and no refresh) after the final attempt.
+    if (!mayAttempt(attempt + 1, now, this.deadline, this.config)) {
+      this.endExhausted();
+      return;
+    }
+    if (decision.refreshFirst) {
+      refresher.request(this.op, result.error ?? result.status, () => {
+        if (this.deadline !== null && scheduler.now() >= this.deadline) this.deadlinePassedInRefreshWait = true;
+        this.backoff(attempt, result);
+      });
+    } else {
+      this.backoff(attempt, result);
+    }
+  }
+
+  private backoff(attempt: number, result: AttemptResult): void {
+    const { scheduler } = this.client._env();
+    const now = scheduler.now();
+    const delayMs = backoffDelay(attempt, result.status, now, this.deadline, this.config);
+    const sink = this.client.sink;
+    if (sink) {
+      sink.emit(
+        result.error !== undefined
+          ? { t: now, type: 'backoff', op: this.op, attempt, delayMs, error: result.error }
+          : { t: now, type: 'backoff', op: this.op, attempt, delayMs, status: result.status },
+      );
+    }
+    scheduler.setTimer(delayMs, () => {
+      this.attempt = attempt + 1;
+      this.loop();
+    });
+  }
+
+  /** the loop condition failed: return the last result, or Timeout if no attempt ran */
+  private endExhausted(): void {
+    const { scheduler } = this.client._env();
+    const last = this.last;
+    if (last === null) {
+      this.end({ error: TransportErrorCode.Timeout }, 'deadline');
+      return;
+    }
+    const outOfTime = this.deadline !== null && scheduler.now() >= this.deadline;
+    const reason: EndReason = !outOfTime ? 'attemptsExhausted' : this.deadlinePassedInRefreshWait ? 'waitBudget' : 'deadline';
+    this.end(last, reason);
+  }
+
+  private end(result: AttemptResult, reason: EndReason): void {
+    const { scheduler } = this.client._env();
+    const now = scheduler.now();
+    const latencyMs = now - this.startedAt;
+    const attempts = this.attemptsMade;
+    const sink = this.client.sink;
+    const version = result.error === undefined ? result.version : undefined;
+    if (sink) {
+      sink.emit({
+        t: now,
+        type: 'op.end',
+        op: this.op,
+        ...(result.error !== undefined ? { error: result.error } : { status: result.status }),
+        attempts,
+        latencyMs,
+        ...(version !== undefined ? { version } : {}),
+        reason,
+      });
+    }
+    this.done({
+      op: this.op,
+      ...(result.error !== undefined ? { error: result.error, cause: result.cause } : { status: result.status, value: result.value, version }),
+      attempts,
+      latencyMs,
+      reason,
+    });
+  }
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { InputError, issuesOf, type InputIssue } from '../validation';
+
+/**
+ * Historical client bugs, replayable one at a time (SPEC §8). All off by
+ * default; each changes only the mechanism it names.
+ */
+export interface BugToggles {
+  /** the refresh storm: with a deadline set, the loop is bounded by the deadline alone */
+  readonly deadlineReplacesAttempts: boolean;
+  /** every refresh request starts its own map fetch (thundering herd) */
+  readonly noRefreshCoalescing: boolean;
+  /** a refresh runs even if the map was refreshed a moment ago */
+  readonly noRefreshDebounce: boolean;
+  /** the backoff delay is not clamped to the time left before the deadline */
+  readonly unclampedBackoff: boolean;
+  /** `Conflict` is retried like a transient status (defeats compare-and-swap) */
+  readonly retryConflict: boolean;
+}
+
+export const BUG_TOGGLES = [
+  'deadlineReplacesAttempts',
+  'noRefreshCoalescing',
+  'noRefreshDebounce',
+  'unclampedBackoff',
+  'retryConflict',
+] as const satisfies readonly (keyof BugToggles)[];
+
+export const NO_BUGS: BugToggles = {
+  deadlineReplacesAttempts: false,
+  noRefreshCoalescing: false,
+  noRefreshDebounce: false,
+  unclampedBackoff: false,
+  retryConflict: false,
+};
+
+/** The client's settings (SPEC §7). */
+export interface ClientConfig {
+  /** attempts per operation, first one included */
+  readonly maxAttempts: number;
+  /** ms; the delay before attempt n+1 is backoffMillis × n (×8 after Migrating, cap 2 s) */
+  readonly backoffMillis: number;
+  /** ms an operation may take in all; null = infinite (no deadline) */
+  readonly operationTimeoutMs: number | null;
+  /** budget of one attempt (ZARIS_DISABLE_RETRIES) */
+  readonly disableRetries: boolean;
+  /** ms a caller waits for a shared map refresh before it stops waiting */
+  readonly refreshWaitBudgetMs: number;
+  /** ms after a successful refresh during which a new refresh does nothing */
+  readonly refreshDebounceMs: number;
+  /** ms one attempt (or one map fetch) may take on the transport, clamped to the deadline */
+  readonly attemptTimeoutMs: number;
+  readonly bugs: BugToggles;
+}
+
+export const DEFAULT_CLIENT_CONFIG: ClientConfig = {
+  maxAttempts: 3,
+  backoffMillis: 100,
+  operationTimeoutMs: 60_000,
+  disableRetries: false,
+  refreshWaitBudgetMs: 15_000,
+  refreshDebounceMs: 500,
+  attemptTimeoutMs: 1_000,
+  bugs: NO_BUGS,
+};
+
+const ms = (what: string) =>
+  z.number({ error: `${what} must be a number of milliseconds` }).int(`${what} must be a whole number of ms`).min(0, `${what} must be ≥ 0 ms`);
+
+export const bugTogglesSchema = z
+  .strictObject({
+    deadlineReplacesAttempts: z.boolean(),
+    noRefreshCoalescing: z.boolean(),
+    noRefreshDebounce: z.boolean(),
+    unclampedBackoff: z.boolean(),
+    retryConflict: z.boolean(),
+  })
+  .partial();
+
+/** Partial client configuration as written in scenarios, URLs and the control panel. */
+export const clientConfigInputSchema = z
+  .strictObject({
+    maxAttempts: z.number().int('maxAttempts must be a whole number').min(1, 'maxAttempts must be ≥ 1').max(1000, 'maxAttempts must be ≤ 1000'),
+    backoffMillis: ms('backoffMillis').max(60_000, 'backoffMillis must be ≤ 60000'),
+    operationTimeoutMs: z.union([ms('operationTimeoutMs'), z.null(), z.literal('infinite')], {
+      error: 'operationTimeoutMs must be a number of ms ≥ 0, or "infinite" (or null) to disable the deadline',
+    }),
+    disableRetries: z.boolean(),
+    refreshWaitBudgetMs: ms('refreshWaitBudgetMs'),
+    refreshDebounceMs: ms('refreshDebounceMs'),
+    attemptTimeoutMs: ms('attemptTimeoutMs').min(1, 'attemptTimeoutMs must be ≥ 1 ms'),
+    bugs: bugTogglesSchema,
+  })
+  .partial();
+export type ClientConfigInput = z.input<typeof clientConfigInputSchema>;
+
+/** Applies a validated partial input over a base configuration. */
+export function mergeClientConfig(base: ClientConfig, input: z.output<typeof clientConfigInputSchema>): ClientConfig {
+  const { bugs, operationTimeoutMs, ...rest } = input;
+  const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  return {
+    ...base,
+    ...defined,
+    ...(operationTimeoutMs !== undefined ? { operationTimeoutMs: operationTimeoutMs === 'infinite' ? null : operationTimeoutMs } : {}),
+    bugs: { ...base.bugs, ...Object.fromEntries(Object.entries(bugs ?? {}).filter(([, v]) => v !== undefined)) },
+  };
+}
+
+/** Environment names the CLI honours (SPEC §7). */
+export const ENV_NAMES = {
+  requestTimeout: 'ZARIS_REQUEST_TIMEOUT',
+  disableRetries: 'ZARIS_DISABLE_RETRIES',
+  refreshWaitMs: 'ZARIS_CLIENT_MAP_REFRESH_WAIT_MS',
+} as const;
+
+const DURATION_HELP = 'expected seconds as a bare number (e.g. "60" or "0.5"), "<n>ms", "<n>s", "<n>m", or "infinite"';
+
+/** `ZARIS_REQUEST_TIMEOUT`: bare number = seconds; `250ms`, `2s`, `1m`; `infinite` → null */
+export const requestTimeoutSchema = z
+  .string()
+  .trim()
+  .regex(/^(infinite|\d+(\.\d+)?(ms|s|m)?)$/i, DURATION_HELP)
+  .transform((s): number | null => {
+    const v = s.toLowerCase();
+    if (v === 'infinite') return null;
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(v) as RegExpExecArray;
+    const n = Number(m[1]);
+    const unit = m[2] ?? 's';
+    return Math.round(unit === 'ms' ? n : unit === 's' ? n * 1000 : n * 60_000);
+  });
+
+export const disableRetriesSchema = z
+  .string()
+  .trim()
+  .regex(/^(true|false)$/i, 'expected "true" or "false"')
+  .transform((s) => s.toLowerCase() === 'true');
+
+export const refreshWaitMsSchema = z
+  .string()
+  .trim()
+  .regex(/^\d+$/, 'expected a whole number of milliseconds ≥ 0 (e.g. "15000")')
+  .transform(Number);
+
+/**
+ * The one resolver from (base, partial input, environment) to a client
+ * configuration. Used by the CLI, the scenario loader and the browser's
+ * config panel. Throws an {@link InputError} naming every bad setting.
+ */
+export function resolveClientConfig(
+  input: unknown = {},
+  env: Readonly<Record<string, string | undefined>> = {},
+  base: ClientConfig = DEFAULT_CLIENT_CONFIG,
+  source = 'client configuration',
+): ClientConfig {
+  const issues: InputIssue[] = [];
+  const parsed = clientConfigInputSchema.safeParse(input ?? {});
+  if (!parsed.success) issues.push(...issuesOf(parsed.error));
+
+  const fromEnv: { operationTimeoutMs?: number | null; disableRetries?: boolean; refreshWaitBudgetMs?: number } = {};
+  const readEnv = <T>(name: string, schema: z.ZodType<T>, apply: (v: T) => void) => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return;
+    const r = schema.safeParse(raw);
+    if (r.success) apply(r.data);
+    else issues.push({ path: name, message: `${r.error.issues[0]?.message ?? 'invalid'}; got "${raw}"` });
+  };
+  readEnv(ENV_NAMES.requestTimeout, requestTimeoutSchema, (v) => (fromEnv.operationTimeoutMs = v));
+  readEnv(ENV_NAMES.disableRetries, disableRetriesSchema, (v) => (fromEnv.disableRetries = v));
+  readEnv(ENV_NAMES.refreshWaitMs, refreshWaitMsSchema, (v) => (fromEnv.refreshWaitBudgetMs = v));
+
+  if (issues.length > 0 || !parsed.success) throw new InputError(source, issues);
+  const merged = mergeClientConfig(base, parsed.data);
+  return { ...merged, ...fromEnv };
+}
+
+/** attempts the loop may make: 1 when retries are disabled */
+export function attemptBudget(config: ClientConfig): number {
+  return config.disableRetries ? 1 : config.maxAttempts;
+}

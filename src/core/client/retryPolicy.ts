@@ -1,0 +1,105 @@
+/**
+ * The client's retry brain (the seed's ClientRetryHelper): which outcomes are
+ * transient, which prove the routing stale, how long to wait, and when to
+ * stop. Pure functions of (outcome, attempt, now, deadline, config); the
+ * operation runner in `ZarisClient.ts` carries the decisions out.
+ */
+import { KvStatus, NON_RETRYABLE, type OpErrorCode } from '../domain/status';
+import { attemptBudget, type BugToggles, type ClientConfig } from './config';
+
+/** hard cap on any backoff delay, ms */
+export const MAX_BACKOFF_MS = 2_000;
+/** a migration takes real time: back off this many times longer after `Migrating` */
+export const MIGRATING_BACKOFF_FACTOR = 8;
+
+/** Retry only these: "transient; the same request can succeed shortly". */
+export function shouldRetry(status: KvStatus, bugs: BugToggles): boolean {
+  switch (status) {
+    case KvStatus.Moved:
+    case KvStatus.ReplicaWriteRejected:
+    case KvStatus.Unavailable:
+    case KvStatus.Migrating:
+    case KvStatus.OwnershipChanging:
+      return true;
+    case KvStatus.Conflict:
+      return bugs.retryConflict; // the bug: silently defeats compare-and-swap
+    default:
+      return false;
+  }
+}
+
+/** Of those, these mean "you reached the wrong node — refresh routing first". */
+export function requiresMapRefresh(status: KvStatus): boolean {
+  return status === KvStatus.Moved || status === KvStatus.ReplicaWriteRejected || status === KvStatus.OwnershipChanging;
+}
+
+/** Transport failures are retried after a map refresh; anything else is rethrown at once. */
+export function isRetryableError(code: OpErrorCode): boolean {
+  return code !== NON_RETRYABLE;
+}
+
+/** What one attempt came to. */
+export type AttemptResult =
+  | { readonly status: KvStatus; readonly value?: string; readonly version?: number; readonly error?: undefined }
+  | { readonly error: OpErrorCode; readonly status?: undefined; readonly cause?: unknown };
+
+export type AttemptDecision =
+  /** hand the result back: success, a real answer, or a non-retryable exception */
+  | { readonly kind: 'return'; readonly reason: 'success' | 'realAnswer' | 'nonRetryable' }
+  /** transient: retry, refreshing the cluster map first when the routing is proven stale */
+  | { readonly kind: 'retry'; readonly refreshFirst: boolean };
+
+/** The decision after an attempt, independent of the bounds. */
+export function decideAfterAttempt(result: AttemptResult, bugs: BugToggles): AttemptDecision {
+  if (result.error !== undefined) {
+    return isRetryableError(result.error) ? { kind: 'retry', refreshFirst: true } : { kind: 'return', reason: 'nonRetryable' };
+  }
+  if (result.status === KvStatus.Ok) return { kind: 'return', reason: 'success' };
+  if (!shouldRetry(result.status, bugs)) return { kind: 'return', reason: 'realAnswer' };
+  return { kind: 'retry', refreshFirst: requiresMapRefresh(result.status) };
+}
+
+/**
+ * The loop condition: `attempt <= maxAttempts && (no deadline || now < deadline)`.
+ * Both bounds hold; whichever comes first stops the loop. With the
+ * `deadlineReplacesAttempts` bug, a set deadline is the only bound.
+ */
+export function mayAttempt(attempt: number, now: number, deadline: number | null, config: ClientConfig): boolean {
+  const beforeDeadline = deadline === null || now < deadline;
+  if (config.bugs.deadlineReplacesAttempts && deadline !== null) return beforeDeadline;
+  return attempt <= attemptBudget(config) && beforeDeadline;
+}
+
+/**
+ * Delay before the attempt after `attempt`: `backoffMillis × attempt`, ×8 after
+ * `Migrating`, capped at 2 s, clamped to the time left before the deadline
+ * (0 when none is left).
+ */
+export function backoffDelay(
+  attempt: number,
+  status: KvStatus | undefined,
+  now: number,
+  deadline: number | null,
+  config: ClientConfig,
+): number {
+  const base = config.backoffMillis * attempt;
+  const delayMs = status === KvStatus.Migrating ? base * MIGRATING_BACKOFF_FACTOR : base;
+  let delay = Math.min(delayMs, MAX_BACKOFF_MS);
+  if (deadline !== null && !config.bugs.unclampedBackoff) {
+    const remaining = deadline - now;
+    if (remaining <= 0) return 0;
+    if (delay > remaining) delay = remaining; // never overshoot
+  }
+  return delay;
+}
+
+/** Each attempt's transport timeout, clamped to the remaining deadline. */
+export function attemptTimeout(now: number, deadline: number | null, config: ClientConfig): number {
+  if (deadline === null) return config.attemptTimeoutMs;
+  return Math.max(0, Math.min(config.attemptTimeoutMs, deadline - now));
+}
+
+/** Absolute deadline of an operation started at `startedAt` (null = none). */
+export function operationDeadline(startedAt: number, config: ClientConfig): number | null {
+  return config.operationTimeoutMs === null ? null : startedAt + config.operationTimeoutMs;
+}

@@ -1,0 +1,199 @@
+import type { NodeId } from '../domain/clusterMap';
+import type { OpKind, WriteCondition } from '../domain/protocol';
+import type { KvStatus, OpErrorCode, Outcome } from '../domain/status';
+
+/**
+ * The one telemetry stream (SPEC §9). The client, the cluster and the fault
+ * injector emit it; the live dashboard, replay, CLI and exports consume it.
+ * `t` is ms since the run started (virtual in simulation, wall time live).
+ */
+
+/** Why an operation ended (SPEC §10 checker labels). */
+export const END_REASONS = ['success', 'realAnswer', 'attemptsExhausted', 'deadline', 'nonRetryable', 'waitBudget'] as const;
+export type EndReason = (typeof END_REASONS)[number];
+
+/** What asked for a map refresh: the status or error that proved routing stale, or `connect`. */
+export type RefreshCause = Outcome | 'connect';
+
+export interface OpStartEvent {
+  readonly t: number;
+  readonly type: 'op.start';
+  readonly op: number;
+  readonly kind: OpKind;
+  readonly key: string;
+  readonly segment: number;
+  readonly cond?: WriteCondition;
+  /** the virtual user (caller lane) that issued the operation, if any */
+  readonly vu?: number;
+}
+export interface AttemptStartEvent {
+  readonly t: number;
+  readonly type: 'attempt.start';
+  readonly op: number;
+  readonly attempt: number;
+  /** node the attempt was routed to; null when the map named no owner */
+  readonly node: NodeId | null;
+  /** epoch of the client's map used to route */
+  readonly epoch: number;
+}
+export interface AttemptEndEvent {
+  readonly t: number;
+  readonly type: 'attempt.end';
+  readonly op: number;
+  readonly attempt: number;
+  readonly node: NodeId | null;
+  readonly status?: KvStatus;
+  readonly error?: OpErrorCode;
+  readonly latencyMs: number;
+}
+export interface BackoffEvent {
+  readonly t: number;
+  readonly type: 'backoff';
+  readonly op: number;
+  /** the attempt that just failed */
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly status?: KvStatus;
+  readonly error?: OpErrorCode;
+}
+export interface RefreshRequestEvent {
+  readonly t: number;
+  readonly type: 'refresh.request';
+  readonly op: number | null;
+  readonly cause: RefreshCause;
+}
+export interface RefreshCoalescedEvent {
+  readonly t: number;
+  readonly type: 'refresh.coalesced';
+  readonly op: number | null;
+  /** the in-flight refresh this caller rode */
+  readonly refresh: number;
+}
+export interface RefreshStartEvent {
+  readonly t: number;
+  readonly type: 'refresh.start';
+  readonly refresh: number;
+  /** the caller that started it */
+  readonly op: number | null;
+}
+export interface RefreshEndEvent {
+  readonly t: number;
+  readonly type: 'refresh.end';
+  readonly refresh: number;
+  readonly ok: boolean;
+  readonly epochBefore: number;
+  readonly epochAfter: number;
+  /** node the map was fetched from (null when no fetch succeeded) */
+  readonly node: NodeId | null;
+  /** map fetches tried (one per node asked) */
+  readonly fetches: number;
+}
+export interface RefreshDebouncedEvent {
+  readonly t: number;
+  readonly type: 'refresh.debounced';
+  readonly refresh: number;
+  readonly op: number | null;
+  /** ms since the last successful refresh */
+  readonly sinceLastMs: number;
+}
+export interface RefreshWaitAbandonedEvent {
+  readonly t: number;
+  readonly type: 'refresh.waitAbandoned';
+  readonly op: number | null;
+  readonly refresh: number;
+  readonly waitedMs: number;
+}
+export interface OpEndEvent {
+  readonly t: number;
+  readonly type: 'op.end';
+  readonly op: number;
+  readonly status?: KvStatus;
+  readonly error?: OpErrorCode;
+  readonly attempts: number;
+  readonly latencyMs: number;
+  /** version read or written, when the answer carried one */
+  readonly version?: number;
+  readonly reason: EndReason;
+}
+
+/** Fault actions (SPEC §4); see `src/core/cluster/faults.ts`. */
+export const FAULT_ACTIONS = ['failover', 'scaleOut', 'failback', 'hang', 'resume', 'slow', 'lostAck'] as const;
+export type FaultAction = (typeof FAULT_ACTIONS)[number];
+
+export interface FaultEvent {
+  readonly t: number;
+  readonly type: 'fault';
+  readonly action: FaultAction;
+  readonly node: NodeId;
+  /** segments whose ownership this fault puts in motion */
+  readonly segments: readonly number[];
+  readonly detail?: string;
+}
+
+export const TOPOLOGY_CHANGES = [
+  'initial',
+  'nodeDown',
+  'promoted',
+  'unavailable',
+  'nodeJoined',
+  'migrationStart',
+  'migrationEnd',
+  'catchUpStart',
+  'catchUpEnd',
+  'handoffStart',
+  'handoffEnd',
+  'reclaimed',
+] as const;
+export type TopologyChange = (typeof TOPOLOGY_CHANGES)[number];
+
+export interface TopologyEvent {
+  readonly t: number;
+  readonly type: 'topology';
+  readonly epoch: number;
+  readonly change: TopologyChange;
+  readonly node: NodeId;
+  readonly segments: readonly number[];
+}
+
+export type ClientEvent =
+  | OpStartEvent
+  | AttemptStartEvent
+  | AttemptEndEvent
+  | BackoffEvent
+  | RefreshRequestEvent
+  | RefreshCoalescedEvent
+  | RefreshStartEvent
+  | RefreshEndEvent
+  | RefreshDebouncedEvent
+  | RefreshWaitAbandonedEvent
+  | OpEndEvent;
+
+export type ClusterEvent = FaultEvent | TopologyEvent;
+export type ZarisEvent = ClientEvent | ClusterEvent;
+export type EventType = ZarisEvent['type'];
+
+export const EVENT_TYPES = [
+  'op.start',
+  'attempt.start',
+  'attempt.end',
+  'backoff',
+  'refresh.request',
+  'refresh.coalesced',
+  'refresh.start',
+  'refresh.end',
+  'refresh.debounced',
+  'refresh.waitAbandoned',
+  'op.end',
+  'fault',
+  'topology',
+] as const satisfies readonly EventType[];
+
+/** Where events go. With no sink attached, emitters skip building events at all. */
+export interface TelemetrySink {
+  emit(event: ZarisEvent): void;
+}
+
+/** fans one stream out to several sinks */
+export function teeSink(sinks: readonly TelemetrySink[]): TelemetrySink {
+  return { emit: (e) => { for (const s of sinks) s.emit(e); } };
+}
