@@ -3,9 +3,9 @@ import type { DataRequest, OpKind, WriteCondition } from '../domain/protocol';
 import { segmentOf } from '../domain/segment';
 import type { KvStatus} from '../domain/status';
 import { TransportErrorCode, type OpErrorCode } from '../domain/status';
-import type { EndReason, TelemetrySink } from '../telemetry/events';
+import type { EndReason, OpEndEvent, OpStartEvent, TelemetrySink } from '../telemetry/events';
 import type { Scheduler } from '../time/scheduler';
-import { DEFAULT_CLIENT_CONFIG, type ClientConfig } from './config';
+import { attemptBudget, DEFAULT_CLIENT_CONFIG, type ClientConfig } from './config';
 import { MapRefresher } from './mapRefresher';
 import {
   attemptTimeout,
@@ -219,16 +219,19 @@ class OperationRun {
     const sink = this.client.sink;
     if (sink) {
       const r = this.request;
-      sink.emit({
+      const e: { -readonly [K in keyof OpStartEvent]: OpStartEvent[K] } = {
         t: this.startedAt,
         type: 'op.start',
         op: this.op,
         kind: r.kind,
         key: r.key,
         segment: this.segment,
-        ...(r.cond !== undefined ? { cond: r.cond } : {}),
-        ...(r.vu !== undefined ? { vu: r.vu } : {}),
-      });
+        deadline: this.deadline,
+        budget: attemptBudget(this.config),
+      };
+      if (r.cond !== undefined) e.cond = r.cond;
+      if (r.vu !== undefined) e.vu = r.vu;
+      sink.emit(e);
     }
     this.loop();
   }
@@ -251,16 +254,7 @@ class OperationRun {
       return;
     }
     const r = this.request;
-    const wire: DataRequest = {
-      type: 'data',
-      kind: r.kind,
-      key: r.key,
-      segment: this.segment,
-      epoch,
-      op: this.op,
-      ...(r.value !== undefined ? { value: r.value } : {}),
-      ...(r.cond !== undefined ? { cond: r.cond } : {}),
-    };
+    const wire: DataRequest = { type: 'data', kind: r.kind, key: r.key, segment: this.segment, epoch, op: this.op, value: r.value, cond: r.cond };
     let answered = false;
     const onOutcome = (outcome: TransportOutcome) => {
       if (answered) return;
@@ -350,25 +344,18 @@ class OperationRun {
     const latencyMs = now - this.startedAt;
     const attempts = this.attemptsMade;
     const sink = this.client.sink;
-    const version = result.error === undefined ? result.version : undefined;
-    if (sink) {
-      sink.emit({
-        t: now,
-        type: 'op.end',
-        op: this.op,
-        ...(result.error !== undefined ? { error: result.error } : { status: result.status }),
-        attempts,
-        latencyMs,
-        ...(version !== undefined ? { version } : {}),
-        reason,
-      });
+    const error = result.error;
+    if (error !== undefined) {
+      sink?.emit({ t: now, type: 'op.end', op: this.op, error, attempts, latencyMs, reason });
+      this.done({ op: this.op, error, cause: result.cause, attempts, latencyMs, reason });
+      return;
     }
-    this.done({
-      op: this.op,
-      ...(result.error !== undefined ? { error: result.error, cause: result.cause } : { status: result.status, value: result.value, version }),
-      attempts,
-      latencyMs,
-      reason,
-    });
+    const { status, version, value } = result;
+    if (sink) {
+      const e: { -readonly [K in keyof OpEndEvent]: OpEndEvent[K] } = { t: now, type: 'op.end', op: this.op, status, attempts, latencyMs, reason };
+      if (version !== undefined) e.version = version;
+      sink.emit(e);
+    }
+    this.done({ op: this.op, status, value, version, attempts, latencyMs, reason });
   }
 }

@@ -19,8 +19,8 @@ export interface DataRequest {
   readonly kind: OpKind;
   readonly key: string;
   readonly segment: number;
-  readonly value?: string;
-  readonly cond?: WriteCondition;
+  readonly value?: string | undefined;
+  readonly cond?: WriteCondition | undefined;
   /** epoch of the client's map that routed this request (for telemetry) */
   readonly epoch: number;
   /** operation id, so the cluster can attribute writes (duplicate applies) */

@@ -25,6 +25,10 @@ export interface OpStartEvent {
   readonly cond?: WriteCondition;
   /** the virtual user (caller lane) that issued the operation, if any */
   readonly vu?: number;
+  /** absolute deadline (ms since run start), null = none */
+  readonly deadline?: number | null;
+  /** attempt budget the client applied (1 with retries disabled) */
+  readonly budget?: number;
 }
 export interface AttemptStartEvent {
   readonly t: number;

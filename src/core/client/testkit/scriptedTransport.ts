@@ -26,6 +26,8 @@ export class ScriptedTransport implements Transport {
   readonly sent: SentRequest[] = [];
   mapLatencyMs = 5;
   dataLatencyMs = 1;
+  /** when true, a scripted answer later than the request's timeout becomes a Timeout at timeoutMs */
+  enforceTimeouts = false;
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -53,7 +55,7 @@ export class ScriptedTransport implements Transport {
     }
     const index = this.dataRequests.length - 1;
     const a = this.answer(node, request, index);
-    if ('silent' in a) {
+    if ('silent' in a || (this.enforceTimeouts && (a.afterMs ?? this.dataLatencyMs) > timeoutMs)) {
       this.scheduler.setTimer(timeoutMs, () => done({ ok: false, error: new TransportFailure('Timeout') }));
     } else if ('reply' in a) {
       this.scheduler.setTimer(a.afterMs ?? this.dataLatencyMs, () => done({ ok: true, reply: a.reply }));

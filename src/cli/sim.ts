@@ -1,0 +1,127 @@
+/**
+ * `npm run sim -- <scenario.json | preset> [--seed N] [--json] [--events FILE] [--strict]`
+ *
+ * Runs a scenario headless in deterministic virtual time and prints a
+ * summary (a table, or JSON with --json). Exit codes: 0 completed, 2 bad
+ * input, 3 an invariant failed unexpectedly (with --strict).
+ */
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { InputError } from '../core/validation';
+import { findPreset, PRESET_IDS } from '../core/sim/presets';
+import { loadScenario, parseScenarioText, type Scenario } from '../core/sim/scenario';
+import { runScenario } from '../core/sim/runScenario';
+import { NdjsonSink } from '../core/telemetry/ndjson';
+import { formatSummary } from './summaryTable';
+
+interface Args {
+  target: string;
+  seed?: number;
+  json: boolean;
+  events?: string;
+  strict: boolean;
+}
+
+const USAGE = `usage: npm run sim -- <scenario.json | preset> [--seed N] [--json] [--events FILE] [--strict]
+presets: ${PRESET_IDS.join(', ')}
+environment: ZARIS_REQUEST_TIMEOUT (60 | 250ms | 2s | 1m | infinite), ZARIS_DISABLE_RETRIES=true, ZARIS_CLIENT_MAP_REFRESH_WAIT_MS=15000`;
+
+class UsageError extends Error {}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { target: '', json: false, strict: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--json') args.json = true;
+    else if (a === '--strict') args.strict = true;
+    else if (a === '--events') args.events = value();
+    else if (a === '--seed') {
+      const v = value();
+      if (!/^\d+$/.test(v) || Number(v) > 2 ** 31 - 1) throw new UsageError(`--seed must be a whole number in 0..2147483647, got "${v}"`);
+      args.seed = Number(v);
+    } else if (a === '--help' || a === '-h') throw new UsageError('');
+    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+    else if (args.target === '') args.target = a;
+    else throw new UsageError(`unexpected argument "${a}" (one scenario at a time)`);
+  }
+  if (args.target === '') throw new UsageError('no scenario given');
+  return args;
+}
+
+function load(target: string, env: NodeJS.ProcessEnv): Scenario {
+  const preset = findPreset(target);
+  if (preset !== undefined) return loadScenario(preset.input, `preset ${target}`, env);
+  let text: string;
+  try {
+    text = readFileSync(target, 'utf8');
+  } catch {
+    throw new InputError(target, [{ path: '', message: `no such preset or readable file (presets: ${PRESET_IDS.join(', ')})` }]);
+  }
+  return parseScenarioText(text, target, env);
+}
+
+function progressBar(): ((f: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  return (f) => {
+    const width = 30;
+    const done = Math.round(f * width);
+    process.stderr.write(`\r[${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.round(f * 100)}%${f >= 1 ? '\n' : ''}`);
+  };
+}
+
+function main(): number {
+  let args: Args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message ? `error: ${e.message}\n` : ''}${USAGE}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  let scenario: Scenario;
+  try {
+    scenario = load(args.target, process.env);
+  } catch (e) {
+    if (e instanceof InputError) {
+      process.stderr.write(`error: invalid ${e.source}:\n${e.issues.map((i) => `  - ${i.path || '(file)'}: ${i.message}`).join('\n')}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  let fd: number | null = null;
+  let sink: NdjsonSink | null = null;
+  if (args.events !== undefined) {
+    try {
+      fd = openSync(args.events, 'w');
+    } catch (e) {
+      process.stderr.write(`error: cannot write --events file ${args.events}: ${(e as Error).message}\n`);
+      return 2;
+    }
+    const out = fd;
+    sink = new NdjsonSink((chunk) => writeSync(out, chunk));
+  }
+  const onProgress = progressBar();
+  const { summary } = runScenario(scenario, {
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    ...(sink ? { sinks: [sink] } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  });
+  if (sink !== null && fd !== null) {
+    sink.flush();
+    closeSync(fd);
+  }
+  process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
+  if (args.strict && !summary.invariants.ok) {
+    process.stderr.write('error: invariant violated (--strict)\n');
+    return 3;
+  }
+  return 0;
+}
+
+process.exitCode = main();

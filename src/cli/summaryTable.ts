@@ -1,0 +1,48 @@
+import type { RunSummary } from '../core/sim/runScenario';
+
+const pad = (s: string | number, n: number): string => String(s).padStart(n);
+
+/** a spark line of a series (▁▂▃▄▅▆▇█) */
+export function sparkline(values: readonly number[]): string {
+  const max = Math.max(...values, 1);
+  const ticks = '▁▂▃▄▅▆▇█';
+  return values.map((v) => ticks[Math.min(7, Math.floor((v / max) * 7.999))]).join('');
+}
+
+/** The human summary the CLI prints without --json. */
+export function formatSummary(s: RunSummary): string {
+  const lines: string[] = [];
+  const c = s.client;
+  const bugs = Object.entries(c.bugs).filter(([, on]) => on).map(([k]) => k);
+  lines.push(`Zaris Churn Lab — ${s.scenario} (seed ${s.seed}, ${s.durationMs / 1000} s virtual)`);
+  lines.push(
+    `client: maxAttempts ${c.maxAttempts}, backoff ${c.backoffMillis} ms, deadline ${c.operationTimeoutMs === null ? 'infinite' : `${c.operationTimeoutMs} ms`}, ` +
+      `retries ${c.disableRetries ? 'disabled' : 'on'}, refresh wait ${c.refreshWaitBudgetMs} ms, bugs: ${bugs.length ? bugs.join(', ') : 'none'}`,
+  );
+  lines.push('');
+  lines.push(`operations   ${pad(s.ops.total, 9)} total  ${pad(s.ops.ok, 9)} ok  ${pad(s.ops.realAnswers, 7)} real answers  ${pad(s.ops.failed, 7)} failed  ${pad(s.ops.inFlightAtEnd, 5)} in flight at end`);
+  lines.push(`attempts     ${pad(s.attempts.total, 9)} total  ${pad(s.attempts.retries, 9)} retries  max per op ${s.attempts.maxPerOp}`);
+  lines.push(
+    `refresh      ${pad(s.refresh.requested, 9)} requested  ${s.refresh.executed} executed  ${s.refresh.coalesced} coalesced  ${s.refresh.debounced} debounced  ${s.refresh.waitAbandoned} abandoned  (peak ${s.refresh.peakRequestsPerSecond}/s requested, ${s.refresh.peakExecutedPerSecond}/s executed; ceiling ${s.refresh.debounceCeilingPerSecond}/s)`,
+  );
+  lines.push(`latency ms   p50 ${s.latencyMs.p50}  p95 ${s.latencyMs.p95}  p99 ${s.latencyMs.p99}  max ${s.latencyMs.max}`);
+  lines.push(`throughput   ${sparkline(s.throughput.series)}  ops/s per second (peak ${Math.max(0, ...s.throughput.series)})`);
+  lines.push(`  healthy    ${sparkline(s.throughput.healthy)}`);
+  lines.push(`  affected   ${sparkline(s.throughput.affected)}`);
+  lines.push(`  failed     ${sparkline(s.throughput.failed)}`);
+  lines.push('');
+  lines.push('final outcome of operations:');
+  for (const [k, v] of Object.entries(s.ops.byStatus)) if (v > 0) lines.push(`  ${k.padEnd(22)} ${pad(v, 9)}`);
+  lines.push('why operations ended:');
+  for (const [k, v] of Object.entries(s.ops.endReasons)) if (v > 0) lines.push(`  ${k.padEnd(22)} ${pad(v, 9)}`);
+  lines.push('attempt outcomes:');
+  for (const [k, v] of Object.entries(s.statuses)) if (v > 0) lines.push(`  ${k.padEnd(22)} ${pad(v, 9)}`);
+  lines.push(`writes applied twice (lost acks): ${s.writes.duplicateOps}; CAS re-reads: ${s.workload.casRereads}; create-once already done: ${s.workload.createOnceAlreadyDone}; rejected arrivals: ${s.workload.rejected}`);
+  lines.push('');
+  lines.push(`invariants: ${s.invariants.ok ? 'OK' : 'VIOLATED'}`);
+  for (const ch of s.invariants.checks) {
+    const mark = ch.ok ? 'ok  ' : ch.expected ? 'bug ' : 'FAIL';
+    lines.push(`  [${mark}] ${ch.name}: ${ch.detail}${ch.examples.length && !ch.ok ? ` — e.g. ops ${ch.examples.join(', ')}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

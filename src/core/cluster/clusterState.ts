@@ -1,0 +1,164 @@
+import { NO_OWNER, type ClusterMap, type NodeId } from '../domain/clusterMap';
+import type { ClusterConfig } from './clusterConfig';
+
+/** A member's health as the cluster's truth (not as the client sees it). */
+export type NodeStatus = 'up' | 'down' | 'hung' | 'joining' | 'recovering';
+export const NODE_STATUSES: readonly NodeStatus[] = ['up', 'down', 'hung', 'joining', 'recovering'];
+
+/** stable; migrating (moving to a new owner, writes held back); transitioning (handoff in progress) */
+export type SegmentPhase = 'stable' | 'migrating' | 'transitioning';
+
+export interface NodeInfo {
+  readonly id: NodeId;
+  status: NodeStatus;
+  /** the detector has declared this node dead (its segments were failed over) */
+  declaredDead: boolean;
+  /** one-way latency multiplier on this node's link (slow link) */
+  slowFactor: number;
+  /** until this time, acknowledgements of committed writes are dropped */
+  lostAckUntil: number;
+  /** probability that an ack is dropped while lostAckUntil holds */
+  lostAckProbability: number;
+  /** virtual time the node's single server is busy until */
+  busyUntil: number;
+  /** restarts so far (in-flight requests of an earlier incarnation are reset) */
+  incarnation: number;
+}
+
+export interface SegmentInfo {
+  /** the node that should own this segment when healthy */
+  preferred: NodeId;
+  owner: NodeId;
+  replicas: NodeId[];
+  phase: SegmentPhase;
+  /** the owner before the segment lost every owner (it holds the data) */
+  lastOwner: NodeId;
+}
+
+/** A stored value; `value === null` is a tombstone (the key was deleted). */
+export interface Entry {
+  readonly value: string | null;
+  readonly version: number;
+}
+
+/**
+ * The cluster's truth: members, segment ownership with its epoch, and every
+ * node's data (per segment, so a segment can be copied on migration and
+ * catch-up). Mutated only by the data path and the control plane.
+ */
+export class ClusterState {
+  readonly nodes: NodeInfo[] = [];
+  readonly segments: SegmentInfo[] = [];
+  /** node → segment → key → entry */
+  readonly data: Map<string, Entry>[][] = [];
+  epoch = 1;
+  private snapshot: ClusterMap | null = null;
+
+  constructor(readonly config: ClusterConfig) {
+    for (let n = 0; n < config.nodes; n++) this.addNode('up');
+    for (let s = 0; s < config.segments; s++) {
+      const owner = s % config.nodes;
+      const replicas: NodeId[] = [];
+      for (let r = 1; r <= config.replicas; r++) replicas.push((owner + r) % config.nodes);
+      this.segments.push({ preferred: owner, owner, replicas, phase: 'stable', lastOwner: owner });
+    }
+  }
+
+  addNode(status: NodeStatus): NodeInfo {
+    const id = this.nodes.length;
+    const node: NodeInfo = {
+      id,
+      status,
+      declaredDead: false,
+      slowFactor: 1,
+      lostAckUntil: -1,
+      lostAckProbability: 0,
+      busyUntil: 0,
+      incarnation: 0,
+    };
+    this.nodes.push(node);
+    this.data.push(Array.from({ length: this.config.segments }, () => new Map<string, Entry>()));
+    return node;
+  }
+
+  node(id: NodeId): NodeInfo {
+    const n = this.nodes[id];
+    if (n === undefined) throw new Error(`no node ${id}`);
+    return n;
+  }
+
+  segment(s: number): SegmentInfo {
+    return this.segments[s] as SegmentInfo;
+  }
+
+  store(node: NodeId, segment: number): Map<string, Entry> {
+    return (this.data[node] as Map<string, Entry>[])[segment] as Map<string, Entry>;
+  }
+
+  /** true when the node runs and answers (possibly as non-owner) */
+  isServing(id: NodeId): boolean {
+    const s = this.node(id).status;
+    return s === 'up' || s === 'joining' || s === 'recovering';
+  }
+
+  /** members the cluster lists (everyone not declared dead) */
+  members(): NodeId[] {
+    return this.nodes.filter((n) => !n.declaredDead).map((n) => n.id);
+  }
+
+  /** raises the epoch after an ownership change */
+  bump(): number {
+    this.snapshot = null;
+    return ++this.epoch;
+  }
+
+  /** invalidates the map snapshot without an epoch change */
+  touch(): void {
+    this.snapshot = null;
+  }
+
+  /** The cluster map nodes serve: an immutable snapshot, rebuilt after each change. */
+  map(): ClusterMap {
+    if (this.snapshot === null) {
+      this.snapshot = Object.freeze({
+        epoch: this.epoch,
+        owners: Object.freeze(this.segments.map((s) => s.owner)),
+        replicas: Object.freeze(this.segments.map((s) => Object.freeze([...s.replicas]))),
+        nodes: Object.freeze(this.members()),
+      });
+    }
+    return this.snapshot;
+  }
+
+  /** segments whose active owner is `node` */
+  ownedBy(node: NodeId): number[] {
+    const out: number[] = [];
+    this.segments.forEach((s, i) => s.owner === node && out.push(i));
+    return out;
+  }
+
+  /** number of live keys (tombstones excluded) a node holds for a segment */
+  keyCount(node: NodeId, segment: number): number {
+    let n = 0;
+    for (const e of this.store(node, segment).values()) if (e.value !== null) n++;
+    return n;
+  }
+
+  /** the authoritative copy of a segment: its owner, else the freshest holder */
+  authoritative(segment: number): Map<string, Entry> | null {
+    const seg = this.segment(segment);
+    if (seg.owner !== NO_OWNER) return this.store(seg.owner, segment);
+    let best: Map<string, Entry> | null = null;
+    let bestSum = -1;
+    for (const n of this.nodes) {
+      const st = this.store(n.id, segment);
+      let sum = 0;
+      for (const e of st.values()) sum += e.version;
+      if (sum > bestSum) {
+        bestSum = sum;
+        best = st;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,340 @@
+/**
+ * The cluster's control plane (SPEC §4): failure detection by missed
+ * heartbeats, promotion of replicas, rebalance on scale-out, catch-up and
+ * handoff on failback, and the link/ack faults. Everything it does is an
+ * effect on {@link ClusterState} at a virtual or real time from the injected
+ * scheduler, announced as `fault` / `topology` events.
+ */
+import { NO_OWNER, type NodeId } from '../domain/clusterMap';
+import type { Rng } from '../rng';
+import type { TelemetrySink, TopologyChange } from '../telemetry/events';
+import type { Scheduler } from '../time/scheduler';
+import type { ClusterState } from './clusterState';
+import type { FaultCommand } from './faults';
+
+export class ControlPlane {
+  /** each node's heartbeat phase within a period, ms */
+  private readonly phases: number[] = [];
+
+  constructor(
+    private readonly state: ClusterState,
+    private readonly scheduler: Scheduler,
+    private readonly rng: Rng,
+    private readonly sink?: TelemetrySink,
+  ) {
+    for (let i = 0; i < state.nodes.length; i++) this.phases.push(rng.next() * state.config.heartbeatMs);
+  }
+
+  /** announces the initial topology */
+  announce(): void {
+    this.topology('initial', 0, this.state.segments.map((_, i) => i));
+  }
+
+  /** carries out one fault now */
+  apply(f: FaultCommand): void {
+    switch (f.action) {
+      case 'failover':
+        return this.crash(this.need(f));
+      case 'hang':
+        return this.hang(this.need(f), f.durationMs);
+      case 'resume':
+        return this.resume(this.need(f));
+      case 'scaleOut':
+        return this.scaleOut();
+      case 'failback':
+        return this.failback(f.node ?? this.firstDown());
+      case 'slow':
+        return this.slow(this.need(f), f.factor ?? 10, f.durationMs ?? 5_000);
+      case 'lostAck':
+        return this.lostAck(this.need(f), f.probability ?? 1, f.durationMs ?? 2_000);
+    }
+  }
+
+  private need(f: FaultCommand): NodeId {
+    if (f.node === undefined || f.node >= this.state.nodes.length) {
+      throw new Error(`${f.action}: node ${f.node ?? '(none)'} does not exist (nodes 0..${this.state.nodes.length - 1})`);
+    }
+    return f.node;
+  }
+
+  private firstDown(): NodeId {
+    const n = this.state.nodes.find((x) => x.status === 'down' || x.declaredDead || x.status === 'hung');
+    return n === undefined ? -1 : n.id;
+  }
+
+  private fault(action: FaultCommand['action'], node: NodeId, segments: readonly number[], detail?: string): void {
+    this.sink?.emit({ t: this.scheduler.now(), type: 'fault', action, node, segments, ...(detail ? { detail } : {}) });
+  }
+
+  private topology(change: TopologyChange, node: NodeId, segments: readonly number[]): void {
+    this.sink?.emit({ t: this.scheduler.now(), type: 'topology', epoch: this.state.epoch, change, node, segments });
+  }
+
+  // ── failover ────────────────────────────────────────────────────────────
+
+  private crash(node: NodeId): void {
+    const n = this.state.node(node);
+    if (!this.state.isServing(node) && n.status !== 'hung') {
+      this.fault('failover', node, [], 'ignored: node is already down');
+      return;
+    }
+    n.status = 'down';
+    n.incarnation++;
+    this.fault('failover', node, this.state.ownedBy(node));
+    this.scheduleDetection(node);
+  }
+
+  private hang(node: NodeId, durationMs?: number): void {
+    const n = this.state.node(node);
+    if (n.status !== 'up' && n.status !== 'joining' && n.status !== 'recovering') {
+      this.fault('hang', node, [], `ignored: node is ${n.status}`);
+      return;
+    }
+    n.status = 'hung';
+    this.fault('hang', node, this.state.ownedBy(node), durationMs !== undefined ? `for ${durationMs} ms` : undefined);
+    this.scheduleDetection(node);
+    if (durationMs !== undefined) this.scheduler.setTimer(durationMs, () => n.status === 'hung' && this.resume(node));
+  }
+
+  private resume(node: NodeId): void {
+    const n = this.state.node(node);
+    if (n.status !== 'hung') {
+      this.fault('resume', node, [], `ignored: node is ${n.status}`);
+      return;
+    }
+    if (n.declaredDead) {
+      this.fault('resume', node, [], 'was declared dead: rejoins');
+      this.rejoin(node);
+    } else {
+      n.status = 'up';
+      n.busyUntil = this.scheduler.now();
+      this.fault('resume', node, []);
+    }
+  }
+
+  /**
+   * Heartbeats every heartbeatMs at the node's phase; the detector checks on
+   * the same period and declares a node dead once failureTimeoutMs passed
+   * since its last heartbeat. So detection takes between failureTimeoutMs
+   * and failureTimeoutMs + 2 periods, depending on where the crash falls.
+   */
+  private scheduleDetection(node: NodeId): void {
+    const { heartbeatMs, failureTimeoutMs } = this.state.config;
+    const now = this.scheduler.now();
+    const phase = this.phases[node] ?? 0;
+    const lastBeat = Math.floor((now - phase) / heartbeatMs) * heartbeatMs + phase;
+    const detectAt = Math.ceil((lastBeat + failureTimeoutMs) / heartbeatMs) * heartbeatMs;
+    const incarnation = this.state.node(node).incarnation;
+    this.scheduler.setTimer(Math.max(0, detectAt - now), () => {
+      const n = this.state.node(node);
+      if ((n.status === 'down' || n.status === 'hung') && !n.declaredDead && n.incarnation === incarnation) this.declareDead(node);
+    });
+  }
+
+  private declareDead(node: NodeId): void {
+    const st = this.state;
+    st.node(node).declaredDead = true;
+    const promoted: number[] = [];
+    const unavailable: number[] = [];
+    const touched: number[] = [];
+    st.segments.forEach((seg, i) => {
+      const wasReplica = seg.replicas.includes(node);
+      if (wasReplica) seg.replicas = seg.replicas.filter((r) => r !== node);
+      if (seg.owner !== node) {
+        if (wasReplica) touched.push(i);
+        return;
+      }
+      touched.push(i);
+      seg.phase = 'stable';
+      const next = seg.replicas.find((r) => st.isServing(r));
+      if (next !== undefined) {
+        seg.owner = next;
+        seg.replicas = seg.replicas.filter((r) => r !== next);
+        promoted.push(i);
+      } else {
+        seg.lastOwner = node;
+        seg.owner = NO_OWNER;
+        unavailable.push(i);
+      }
+    });
+    st.bump();
+    this.topology('nodeDown', node, touched);
+    if (promoted.length > 0) this.topology('promoted', node, promoted);
+    if (unavailable.length > 0) this.topology('unavailable', node, unavailable);
+  }
+
+  // ── failback ────────────────────────────────────────────────────────────
+
+  private failback(node: NodeId): void {
+    if (node < 0 || node >= this.state.nodes.length) {
+      this.fault('failback', Math.max(node, 0), [], 'ignored: no node is down');
+      return;
+    }
+    const n = this.state.node(node);
+    if (n.status !== 'down' && !n.declaredDead) {
+      this.fault('failback', node, [], `ignored: node is ${n.status} and was not failed over`);
+      return;
+    }
+    this.fault('failback', node, this.state.segments.flatMap((s, i) => (s.preferred === node ? [i] : [])));
+    this.rejoin(node);
+  }
+
+  /** a returning node: reclaims orphaned segments, catches up, then takes its preferred segments back */
+  private rejoin(node: NodeId): void {
+    const st = this.state;
+    const n = st.node(node);
+    if (n.status === 'down') n.incarnation++;
+    n.status = 'recovering';
+    n.busyUntil = this.scheduler.now();
+    if (n.declaredDead) {
+      n.declaredDead = false;
+      const reclaimed: number[] = [];
+      st.segments.forEach((seg, i) => {
+        if (seg.owner === NO_OWNER && seg.lastOwner === node) {
+          seg.owner = node;
+          reclaimed.push(i);
+        }
+      });
+      st.bump();
+      this.topology('reclaimed', node, reclaimed);
+    }
+    const toSync = st.segments.flatMap((s, i) => (s.preferred === node && s.owner !== node && s.owner !== NO_OWNER ? [i] : []));
+    const keys = toSync.reduce((sum, s) => sum + st.keyCount(st.segment(s).owner, s), 0);
+    const { catchUpBaseMs, catchUpMsPerKey } = st.config;
+    this.topology('catchUpStart', node, toSync);
+    const incarnation = n.incarnation;
+    this.scheduler.setTimer(catchUpBaseMs + keys * catchUpMsPerKey, () => {
+      if (n.incarnation !== incarnation || n.status !== 'recovering') return;
+      this.finishCatchUp(node, toSync);
+    });
+  }
+
+  private finishCatchUp(node: NodeId, toSync: readonly number[]): void {
+    const st = this.state;
+    const synced: number[] = [];
+    for (const s of toSync) {
+      const seg = st.segment(s);
+      if (seg.owner === NO_OWNER || seg.owner === node || !st.isServing(seg.owner)) continue;
+      st.data[node]![s] = new Map(st.store(seg.owner, s));
+      if (!seg.replicas.includes(node)) seg.replicas.push(node);
+      synced.push(s);
+    }
+    st.node(node).status = 'up';
+    st.touch();
+    this.topology('catchUpEnd', node, synced);
+    // Hand ownership back: the returning node becomes active owner; the
+    // former owner is a replica again once the handoff window closes.
+    const handed: number[] = [];
+    for (const s of synced) {
+      const seg = st.segment(s);
+      if (seg.phase !== 'stable') continue;
+      const former = seg.owner;
+      seg.owner = node;
+      seg.replicas = [former, ...seg.replicas.filter((r) => r !== node && r !== former)].slice(0, st.config.replicas);
+      seg.phase = 'transitioning';
+      handed.push(s);
+    }
+    if (handed.length === 0) return;
+    st.bump();
+    this.topology('handoffStart', node, handed);
+    this.scheduler.setTimer(st.config.handoffMs, () => {
+      for (const s of handed) {
+        const seg = st.segment(s);
+        if (seg.phase === 'transitioning') seg.phase = 'stable';
+      }
+      st.touch();
+      this.topology('handoffEnd', node, handed);
+    });
+  }
+
+  // ── scale-out ───────────────────────────────────────────────────────────
+
+  private scaleOut(): void {
+    const st = this.state;
+    const joiner = st.addNode('joining');
+    this.phases.push(this.rng.next() * st.config.heartbeatMs);
+    st.bump(); // membership changed: the map lists the new node
+    const plan = this.rebalancePlan(joiner.id);
+    this.fault('scaleOut', joiner.id, plan);
+    this.topology('nodeJoined', joiner.id, plan);
+    let next = 0;
+    let running = 0;
+    const startNext = (): void => {
+      while (running < st.config.migrationConcurrency && next < plan.length) {
+        const s = plan[next++] as number;
+        const seg = st.segment(s);
+        if (seg.phase !== 'stable' || seg.owner === NO_OWNER || !st.isServing(seg.owner)) continue;
+        running++;
+        this.migrate(joiner.id, s, () => {
+          running--;
+          startNext();
+        });
+      }
+      if (running === 0 && next >= plan.length && joiner.status === 'joining') joiner.status = 'up';
+    };
+    startNext();
+  }
+
+  /** take segments from the fullest owners until the joiner has its share */
+  private rebalancePlan(joiner: NodeId): number[] {
+    const st = this.state;
+    const serving = st.nodes.filter((n) => st.isServing(n.id) && !n.declaredDead);
+    const target = Math.floor(st.segments.length / serving.length);
+    const owned = new Map<NodeId, number[]>(serving.map((n) => [n.id, st.ownedBy(n.id)]));
+    const plan: number[] = [];
+    while (plan.length < target) {
+      let donor: NodeId | null = null;
+      for (const [id, segs] of owned) {
+        if (id === joiner) continue;
+        if (donor === null || segs.length > (owned.get(donor) as number[]).length) donor = id;
+      }
+      const segs = donor === null ? [] : (owned.get(donor) as number[]);
+      if (segs.length <= target) break;
+      plan.push(segs.pop() as number);
+    }
+    return plan.sort((a, b) => a - b);
+  }
+
+  private migrate(joiner: NodeId, s: number, done: () => void): void {
+    const st = this.state;
+    const seg = st.segment(s);
+    const source = seg.owner;
+    seg.phase = 'migrating';
+    st.touch();
+    this.topology('migrationStart', joiner, [s]);
+    const { migrationBaseMs, migrationMsPerKey } = st.config;
+    this.scheduler.setTimer(migrationBaseMs + st.keyCount(source, s) * migrationMsPerKey, () => {
+      if (seg.phase === 'migrating' && seg.owner === source && st.isServing(source) && st.isServing(joiner)) {
+        st.data[joiner]![s] = new Map(st.store(source, s));
+        seg.replicas = [source, ...seg.replicas.filter((r) => r !== joiner && r !== source)].slice(0, st.config.replicas);
+        seg.owner = joiner;
+        seg.preferred = joiner;
+        seg.phase = 'stable';
+        st.bump();
+        this.topology('migrationEnd', joiner, [s]);
+      } else if (seg.phase === 'migrating') {
+        seg.phase = 'stable';
+        st.touch();
+      }
+      done();
+    });
+  }
+
+  // ── link and ack faults ─────────────────────────────────────────────────
+
+  private slow(node: NodeId, factor: number, durationMs: number): void {
+    const n = this.state.node(node);
+    n.slowFactor = factor;
+    this.fault('slow', node, this.state.ownedBy(node), `latency ×${factor} for ${durationMs} ms`);
+    this.scheduler.setTimer(durationMs, () => {
+      if (n.slowFactor === factor) n.slowFactor = 1;
+    });
+  }
+
+  private lostAck(node: NodeId, probability: number, durationMs: number): void {
+    const n = this.state.node(node);
+    n.lostAckUntil = this.scheduler.now() + durationMs;
+    n.lostAckProbability = probability;
+    this.fault('lostAck', node, this.state.ownedBy(node), `p=${probability} for ${durationMs} ms`);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * What a node answers (SPEC §3). One decision per request, taken when the
+ * node serves it, against the cluster's current ownership; writes are applied
+ * to the owner and every in-sync replica before the answer (synchronous
+ * replication).
+ */
+import { NO_OWNER, type NodeId } from '../domain/clusterMap';
+import { isWrite, type DataReply, type DataRequest } from '../domain/protocol';
+import { KvStatus } from '../domain/status';
+import type { ClusterState, Entry } from './clusterState';
+
+/** Called for every write applied, so checkers can see duplicate applies. */
+export type ApplyListener = (op: number, key: string, version: number) => void;
+
+/**
+ * The non-owner branch is one decision (the seed's OwnershipFailureStatus):
+ * a handoff in progress → OwnershipChanging; settled → Moved.
+ */
+export function ownershipFailureStatus(state: ClusterState, segment: number): KvStatus {
+  return state.segment(segment).phase === 'transitioning' ? KvStatus.OwnershipChanging : KvStatus.Moved;
+}
+
+/** The routing decision of node `node` for a request on `segment`: serve, or which status. */
+export function routeAt(state: ClusterState, node: NodeId, req: DataRequest): 'serve' | KvStatus {
+  const seg = state.segment(req.segment);
+  const write = isWrite(req.kind);
+  if (seg.owner === node) {
+    if (write && seg.phase === 'migrating') return KvStatus.Migrating;
+    return 'serve';
+  }
+  if (seg.owner === NO_OWNER) return KvStatus.Unavailable;
+  if (seg.phase === 'transitioning') return KvStatus.OwnershipChanging;
+  if (seg.replicas.includes(node)) return write ? KvStatus.ReplicaWriteRejected : 'serve';
+  return ownershipFailureStatus(state, req.segment);
+}
+
+/** Serves one data request at `node` (which must be serving). */
+export function serveData(state: ClusterState, node: NodeId, req: DataRequest, onApply?: ApplyListener): DataReply {
+  const route = routeAt(state, node, req);
+  if (route !== 'serve') return { status: route };
+  const store = state.store(node, req.segment);
+  const current = store.get(req.key);
+  const exists = current !== undefined && current.value !== null;
+  const version = current?.version ?? 0;
+
+  if (req.kind === 'get') {
+    return exists ? { status: KvStatus.Ok, value: current.value as string, version } : { status: KvStatus.NotFound, version };
+  }
+  const cond = req.cond;
+  if (req.kind === 'put') {
+    if (cond?.ifAbsent === true && exists) return { status: KvStatus.Conflict, version };
+    if (cond?.ifMatchVersion !== undefined && (!exists || version !== cond.ifMatchVersion)) return { status: KvStatus.Conflict, version };
+    return commit(state, node, req, { value: req.value ?? '', version: version + 1 }, onApply);
+  }
+  // delete
+  if (!exists) return { status: KvStatus.NotFound, version };
+  if (cond?.ifMatchVersion !== undefined && version !== cond.ifMatchVersion) return { status: KvStatus.Conflict, version };
+  return commit(state, node, req, { value: null, version: version + 1 }, onApply);
+}
+
+/** applies a write to the owner and, synchronously, to every serving replica */
+function commit(state: ClusterState, owner: NodeId, req: DataRequest, entry: Entry, onApply?: ApplyListener): DataReply {
+  state.store(owner, req.segment).set(req.key, entry);
+  const seg = state.segment(req.segment);
+  let shrunk = false;
+  for (const r of seg.replicas) {
+    if (state.isServing(r)) state.store(r, req.segment).set(req.key, entry);
+    else shrunk = true;
+  }
+  if (shrunk) {
+    // A replica that missed a write is no longer in sync: it leaves the
+    // replica set (it catches up again when it returns).
+    seg.replicas = seg.replicas.filter((r) => state.isServing(r));
+    state.bump();
+  }
+  onApply?.(req.op, req.key, entry.version);
+  return { status: KvStatus.Ok, version: entry.version };
+}

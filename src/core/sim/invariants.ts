@@ -1,0 +1,204 @@
+/**
+ * The invariant checker (SPEC §11), over the event stream plus the cluster's
+ * ground truth at the end of the run:
+ * - no acknowledged write is lost (no read sees a version older than one
+ *   acknowledged before it started; the final data holds every acked version);
+ * - Conflict / NotFound are never retried;
+ * - no operation exceeds its attempt budget;
+ * - no operation outlives its deadline by more than the bounded wait it was
+ *   in when the deadline passed (attempt timeout or refresh wait budget).
+ * A violation a bug toggle explains is reported as expected.
+ */
+import type { ClientConfig } from '../client/config';
+import type { ClusterState } from '../cluster/clusterState';
+import { segmentOf } from '../domain/segment';
+import { KvStatus } from '../domain/status';
+import type { OpKind } from '../domain/protocol';
+import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
+
+export const INVARIANTS = ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept'] as const;
+export type InvariantName = (typeof INVARIANTS)[number];
+
+export interface InvariantCheck {
+  readonly name: InvariantName;
+  /** true when there is no violation */
+  readonly ok: boolean;
+  readonly violations: number;
+  /** the violations are what an enabled bug toggle is known to cause */
+  readonly expected: boolean;
+  /** what was checked, and (when violated) what a toggle explains */
+  readonly detail: string;
+  /** op ids of the first violations */
+  readonly examples: readonly number[];
+}
+
+export interface InvariantReport {
+  /** no unexpected violation */
+  readonly ok: boolean;
+  readonly checks: readonly InvariantCheck[];
+}
+
+type Phase = 'attempt' | 'deciding' | 'refreshWait' | 'backoff';
+
+interface OpTrack {
+  kind: OpKind;
+  key: string;
+  deadline: number | null;
+  budget: number;
+  phase: Phase;
+  phaseAtDeadline: Phase | null;
+  /** minimum version a read must see (acked before it started) */
+  requiredVersion: number;
+}
+
+const MAX_EXAMPLES = 10;
+const EPS = 1e-6;
+
+class Tally {
+  count = 0;
+  readonly examples: number[] = [];
+  add(op: number): void {
+    this.count++;
+    if (this.examples.length < MAX_EXAMPLES && !this.examples.includes(op)) this.examples.push(op);
+  }
+}
+
+export class InvariantChecker implements TelemetrySink {
+  private readonly ops = new Map<number, OpTrack>();
+  /** key → highest acknowledged write version */
+  private readonly acked = new Map<string, number>();
+  private readonly lost = new Tally();
+  private readonly retriedConflict = new Tally();
+  private readonly retriedNotFound = new Tally();
+  private readonly overBudget = new Tally();
+  private readonly overDeadline = new Tally();
+  private readonly overDeadlineInBackoff = new Tally();
+  private finalLostKeys: string[] = [];
+  /** ops whose last attempt answered Conflict/NotFound (a next attempt is a retry of a real answer) */
+  private readonly pendingRealAnswer = new Map<number, KvStatus>();
+
+  constructor(private readonly config: () => ClientConfig) {}
+
+  emit(e: ZarisEvent): void {
+    if (e.type === 'fault' || e.type === 'topology' || e.type === 'refresh.start' || e.type === 'refresh.end' || e.type === 'refresh.debounced') return;
+    if (e.type === 'op.start') {
+      this.ops.set(e.op, {
+        kind: e.kind,
+        key: e.key,
+        deadline: e.deadline ?? null,
+        budget: e.budget ?? Infinity,
+        phase: 'attempt',
+        phaseAtDeadline: null,
+        requiredVersion: e.kind === 'get' ? (this.acked.get(e.key) ?? 0) : 0,
+      });
+      return;
+    }
+    if (e.op === null) return;
+    const op = this.ops.get(e.op);
+    if (op === undefined) return;
+    if (op.phaseAtDeadline === null && op.deadline !== null && e.t > op.deadline + EPS) op.phaseAtDeadline = op.phase;
+    switch (e.type) {
+      case 'attempt.start': {
+        // a retry after a real answer (Conflict / NotFound) shows here
+        const real = this.pendingRealAnswer.get(e.op);
+        if (real !== undefined) {
+          this.pendingRealAnswer.delete(e.op);
+          if (real === KvStatus.Conflict) this.retriedConflict.add(e.op);
+          else this.retriedNotFound.add(e.op);
+        }
+        op.phase = 'attempt';
+        return;
+      }
+      case 'attempt.end':
+        op.phase = 'deciding';
+        if (e.status === KvStatus.Conflict || e.status === KvStatus.NotFound) this.pendingRealAnswer.set(e.op, e.status);
+        return;
+      case 'refresh.request':
+        op.phase = 'refreshWait';
+        return;
+      case 'backoff':
+        op.phase = 'backoff';
+        return;
+      case 'refresh.coalesced':
+      case 'refresh.waitAbandoned':
+        return;
+      case 'op.end':
+        this.endOp(e.op, op, e);
+        return;
+    }
+  }
+
+  private endOp(id: number, op: OpTrack, e: Extract<ZarisEvent, { type: 'op.end' }>): void {
+    this.ops.delete(id);
+    this.pendingRealAnswer.delete(id);
+    if (e.attempts > op.budget) this.overBudget.add(id);
+    if (op.deadline !== null && e.t > op.deadline + EPS) {
+      const c = this.config();
+      const phase = op.phaseAtDeadline ?? op.phase;
+      const allowance = phase === 'refreshWait' ? c.refreshWaitBudgetMs : phase === 'attempt' ? c.attemptTimeoutMs : 0;
+      if (e.t - op.deadline > allowance + EPS) {
+        if (phase === 'backoff') this.overDeadlineInBackoff.add(id);
+        else this.overDeadline.add(id);
+      }
+    }
+    if (e.status === undefined) return;
+    if (op.kind === 'get') {
+      if ((e.status === KvStatus.Ok || e.status === KvStatus.NotFound) && e.version !== undefined && e.version < op.requiredVersion) this.lost.add(id);
+    } else if (e.status === KvStatus.Ok && e.version !== undefined) {
+      if (e.version > (this.acked.get(op.key) ?? 0)) this.acked.set(op.key, e.version);
+    }
+  }
+
+  /** compares every acknowledged version with the cluster's final data */
+  checkFinalState(state: ClusterState): void {
+    const segments = state.config.segments;
+    for (const [key, version] of this.acked) {
+      const store = state.authoritative(segmentOf(key, segments));
+      const have = store?.get(key)?.version ?? 0;
+      if (have < version) this.finalLostKeys.push(key);
+    }
+  }
+
+  report(): InvariantReport {
+    const bugs = this.config().bugs;
+    const lostCount = this.lost.count + this.finalLostKeys.length;
+    const checks: InvariantCheck[] = [
+      {
+        name: 'noLostAckedWrites',
+        ok: lostCount === 0,
+        violations: lostCount,
+        expected: false,
+        detail:
+          lostCount === 0
+            ? 'every read saw every write acknowledged before it started; the final data holds every acknowledged version'
+            : `${this.lost.count} stale read(s) after an acknowledged write; ${this.finalLostKeys.length} key(s) lost an acknowledged version (${this.finalLostKeys.slice(0, 5).join(', ')})`,
+        examples: this.lost.examples,
+      },
+      {
+        name: 'noRetriedRealAnswers',
+        ok: this.retriedConflict.count + this.retriedNotFound.count === 0,
+        violations: this.retriedConflict.count + this.retriedNotFound.count,
+        expected: this.retriedNotFound.count === 0 && this.retriedConflict.count > 0 && bugs.retryConflict,
+        detail: `Conflict retried ${this.retriedConflict.count}×, NotFound retried ${this.retriedNotFound.count}×${bugs.retryConflict && this.retriedConflict.count > 0 ? ' (expected: retryConflict is on)' : ''}`,
+        examples: [...this.retriedConflict.examples, ...this.retriedNotFound.examples].slice(0, MAX_EXAMPLES),
+      },
+      {
+        name: 'attemptBudgetKept',
+        ok: this.overBudget.count === 0,
+        violations: this.overBudget.count,
+        expected: this.overBudget.count > 0 && bugs.deadlineReplacesAttempts,
+        detail: `${this.overBudget.count} operation(s) made more attempts than their budget${bugs.deadlineReplacesAttempts && this.overBudget.count > 0 ? ' (expected: deadlineReplacesAttempts is on — the refresh storm)' : ''}`,
+        examples: this.overBudget.examples,
+      },
+      {
+        name: 'deadlineKept',
+        ok: this.overDeadline.count + this.overDeadlineInBackoff.count === 0,
+        violations: this.overDeadline.count + this.overDeadlineInBackoff.count,
+        expected: this.overDeadline.count === 0 && this.overDeadlineInBackoff.count > 0 && bugs.unclampedBackoff,
+        detail: `${this.overDeadline.count + this.overDeadlineInBackoff.count} operation(s) outlived their deadline by more than the bounded wait they were in (${this.overDeadlineInBackoff.count} in an unclamped backoff)${bugs.unclampedBackoff && this.overDeadlineInBackoff.count > 0 ? ' (expected: unclampedBackoff is on)' : ''}`,
+        examples: [...this.overDeadline.examples, ...this.overDeadlineInBackoff.examples].slice(0, MAX_EXAMPLES),
+      },
+    ];
+    return { ok: checks.every((c) => c.ok || c.expected), checks };
+  }
+}

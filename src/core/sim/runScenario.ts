@@ -1,0 +1,162 @@
+/**
+ * One headless run: engine + aggregator + invariant checker → the JSON
+ * summary of SPEC §10. Used by the CLI, the tests, the benchmark and the
+ * replay worker.
+ */
+
+import type { TelemetrySink } from '../telemetry/events';
+import { RunAggregator, type Bucket } from '../telemetry/runAggregator';
+import { SimEngine } from './engine';
+import { InvariantChecker, type InvariantReport } from './invariants';
+import type { Scenario } from './scenario';
+import type { WorkloadStats } from './workload';
+import type { FaultSpec } from '../cluster/faults';
+import type { ClientConfig } from '../client/config';
+
+export interface RunSummary {
+  readonly scenario: string;
+  readonly seed: number;
+  readonly durationMs: number;
+  readonly client: ClientConfig;
+  readonly ops: {
+    readonly total: number;
+    readonly ok: number;
+    readonly failed: number;
+    /** NotFound / Conflict: real answers, handed back */
+    readonly realAnswers: number;
+    readonly inFlightAtEnd: number;
+    readonly byStatus: Record<string, number>;
+    readonly endReasons: Record<string, number>;
+  };
+  readonly attempts: {
+    readonly total: number;
+    readonly retries: number;
+    readonly maxPerOp: number;
+    /** attempts per operation → operations */
+    readonly histogram: Record<string, number>;
+  };
+  /** attempt outcomes by status or error */
+  readonly statuses: Record<string, number>;
+  readonly backoff: { readonly count: number; readonly meanMs: number };
+  readonly refresh: {
+    readonly requested: number;
+    readonly executed: number;
+    readonly coalesced: number;
+    readonly debounced: number;
+    readonly waitAbandoned: number;
+    readonly failed: number;
+    readonly peakRequestsPerSecond: number;
+    readonly peakExecutedPerSecond: number;
+    /** the debounce ceiling on executed refreshes: 1000 / refreshDebounceMs */
+    readonly debounceCeilingPerSecond: number;
+  };
+  readonly latencyMs: { readonly p50: number; readonly p95: number; readonly p99: number; readonly max: number };
+  readonly throughput: {
+    readonly bucketMs: number;
+    /** completed operations per second of run time (ok + real answers) */
+    readonly series: readonly number[];
+    /** of those, on segments no fault touched / on segments a fault touched */
+    readonly healthy: readonly number[];
+    readonly affected: readonly number[];
+    /** failed operations per second */
+    readonly failed: readonly number[];
+  };
+  /** in-flight operations by where they wait, sampled at each second's end */
+  readonly parked: { readonly attempt: readonly number[]; readonly refreshWait: readonly number[]; readonly backoff: readonly number[] };
+  readonly workload: WorkloadStats;
+  readonly writes: { readonly duplicateApplies: number; readonly duplicateOps: number; readonly examples: readonly number[] };
+  readonly faults: readonly FaultSpec[];
+  readonly cluster: { readonly epoch: number; readonly nodes: readonly { readonly id: number; readonly status: string }[] };
+  readonly invariants: InvariantReport;
+}
+
+export interface RunOptions {
+  readonly seed?: number;
+  /** extra sinks (e.g. NDJSON output) */
+  readonly sinks?: readonly TelemetrySink[];
+  readonly onProgress?: (fraction: number) => void;
+}
+
+export interface RunOutcome {
+  readonly summary: RunSummary;
+  readonly engine: SimEngine;
+  readonly aggregator: RunAggregator;
+}
+
+export function runScenario(scenario: Scenario, options: RunOptions = {}): RunOutcome {
+  const aggregator = new RunAggregator(1000);
+  const checker = new InvariantChecker(() => scenario.client);
+  const engine = new SimEngine(scenario, {
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    sinks: [aggregator, checker, ...(options.sinks ?? [])],
+  });
+  engine.run(options.onProgress);
+  aggregator.finish(scenario.durationMs);
+  checker.checkFinalState(engine.state);
+  return { summary: summarize(engine, aggregator, checker.report()), engine, aggregator };
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+export function summarize(engine: SimEngine, agg: RunAggregator, invariants: InvariantReport): RunSummary {
+  const sc = engine.scenario;
+  const perSec = 1000 / agg.bucketMs;
+  const buckets = agg.buckets.slice(0, Math.ceil(sc.durationMs / agg.bucketMs));
+  const series = (f: (b: Bucket) => number): number[] => buckets.map((b) => round3(f(b) * perSec));
+  const counts = agg.opCounts();
+  const histogram: Record<string, number> = {};
+  for (const k of [...agg.attemptHistogram.keys()].sort((a, b) => a - b)) histogram[String(k)] = agg.attemptHistogram.get(k) as number;
+  const applies = engine.applies;
+  return {
+    scenario: sc.name,
+    seed: engine.seed,
+    durationMs: sc.durationMs,
+    client: sc.client,
+    ops: {
+      total: counts.total,
+      ok: counts.ok,
+      failed: counts.failed,
+      realAnswers: counts.realAnswers,
+      inFlightAtEnd: agg.live.size,
+      byStatus: RunAggregator.fullTable(agg.opsByOutcome),
+      endReasons: { ...agg.endReasons },
+    },
+    attempts: { total: agg.attempts, retries: agg.retries, maxPerOp: agg.maxAttemptsPerOp, histogram },
+    statuses: RunAggregator.fullTable(agg.attemptsByOutcome),
+    backoff: { count: agg.backoffCount, meanMs: agg.backoffCount === 0 ? 0 : round3(agg.backoffTotalMs / agg.backoffCount) },
+    refresh: {
+      ...agg.refresh,
+      peakRequestsPerSecond: Math.max(0, ...series((b) => b.refreshRequests)),
+      peakExecutedPerSecond: Math.max(0, ...series((b) => b.refreshExecuted)),
+      debounceCeilingPerSecond: sc.client.refreshDebounceMs > 0 ? round3(1000 / sc.client.refreshDebounceMs) : Infinity,
+    },
+    latencyMs: {
+      p50: agg.latency.quantile(0.5),
+      p95: agg.latency.quantile(0.95),
+      p99: agg.latency.quantile(0.99),
+      max: round3(agg.latency.max),
+    },
+    throughput: {
+      bucketMs: agg.bucketMs,
+      series: series((b) => b.okHealthy + b.okAffected),
+      healthy: series((b) => b.okHealthy),
+      affected: series((b) => b.okAffected),
+      failed: series((b) => b.failed),
+    },
+    parked: {
+      attempt: buckets.map((b) => b.parkedAttemptHealthy + b.parkedAttemptAffected),
+      refreshWait: buckets.map((b) => b.parkedRefreshWait),
+      backoff: buckets.map((b) => b.parkedBackoff),
+    },
+    workload: { ...engine.workload.stats },
+    writes: {
+      duplicateApplies: applies?.duplicateApplies ?? 0,
+      duplicateOps: applies?.duplicateOps ?? 0,
+      examples: applies?.examples ?? [],
+    },
+    faults: sc.faults,
+    cluster: { epoch: engine.state.epoch, nodes: engine.state.nodes.map((n) => ({ id: n.id, status: n.status })) },
+    invariants,
+  };
+}
+

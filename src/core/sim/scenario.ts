@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { clientConfigInputSchema, bugTogglesSchema, resolveClientConfig, type ClientConfig } from '../client/config';
+import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from '../cluster/clusterConfig';
+import { faultSpecSchema, type FaultSpec } from '../cluster/faults';
+import { InputError, issuesOf, type InputIssue } from '../validation';
+import { resolveWorkload, workloadSchema, type WorkloadConfig } from './workloadConfig';
+
+/** A scenario file (SPEC §10), validated; unknown fields are errors. */
+export const scenarioSchema = z
+  .strictObject({
+    name: z.string({ error: 'name must be a string' }).min(1, 'name must not be empty').max(200, 'name must be ≤ 200 characters'),
+    description: z.string().max(2000, 'description must be ≤ 2000 characters').optional(),
+    seed: z.number({ error: 'seed must be a whole number' }).int('seed must be a whole number').min(0, 'seed must be ≥ 0').max(2 ** 31 - 1, 'seed must be ≤ 2147483647'),
+    durationMs: z.number({ error: 'durationMs must be a number of ms' }).min(1, 'durationMs must be ≥ 1').max(3_600_000, 'durationMs must be ≤ 3600000 (one hour)'),
+    cluster: clusterConfigSchema.optional(),
+    client: clientConfigInputSchema.optional(),
+    bugs: bugTogglesSchema.optional(),
+    workload: workloadSchema.optional(),
+    faults: z.array(faultSpecSchema, { error: 'faults must be a list of { atMs, action, node? }' }).max(10_000, 'at most 10000 faults').optional(),
+  })
+  .superRefine((s, ctx) => {
+    let members = s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes;
+    const ordered = (s.faults ?? []).map((f, i) => ({ f, i })).sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i);
+    for (const { f, i } of ordered) {
+      if (f.atMs > s.durationMs) {
+        ctx.addIssue({ code: 'custom', path: ['faults', i, 'atMs'], message: `atMs ${f.atMs} is after the end of the run (durationMs ${s.durationMs})` });
+      }
+      if (f.node !== undefined && f.node >= members) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['faults', i, 'node'],
+          message: `node ${f.node} does not exist at ${f.atMs} ms (nodes 0..${members - 1})`,
+        });
+      }
+      if (f.action === 'scaleOut') members++;
+    }
+    const w = s.workload;
+    if (w !== undefined && (w.concurrency ?? 1) === 0 && (w.ratePerSec ?? 0) === 0) {
+      ctx.addIssue({ code: 'custom', path: ['workload'], message: 'workload needs concurrency ≥ 1 or ratePerSec > 0' });
+    }
+  });
+
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+
+/** A scenario with every default applied. */
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  readonly seed: number;
+  readonly durationMs: number;
+  readonly cluster: ClusterConfig;
+  readonly client: ClientConfig;
+  readonly workload: WorkloadConfig;
+  readonly faults: readonly FaultSpec[];
+}
+
+/**
+ * Validates a scenario (parsed JSON) and applies defaults. Client settings
+ * are resolved through the one config resolver, so the SPEC §7 environment
+ * names override the file. Throws an {@link InputError} naming every bad field.
+ */
+export function loadScenario(input: unknown, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}): Scenario {
+  const parsed = scenarioSchema.safeParse(input);
+  if (!parsed.success) throw new InputError(source, issuesOf(parsed.error));
+  const s = parsed.data;
+  let client: ClientConfig;
+  try {
+    client = resolveClientConfig({ ...s.client, bugs: { ...s.client?.bugs, ...s.bugs } }, env, undefined, source);
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError(source, e.issues.map((i): InputIssue => (i.path.startsWith('ZARIS_') ? i : { ...i, path: `client.${i.path}` })));
+    throw e;
+  }
+  const clusterIn = Object.fromEntries(Object.entries(s.cluster ?? {}).filter(([, v]) => v !== undefined));
+  return {
+    name: s.name,
+    description: s.description ?? '',
+    seed: s.seed,
+    durationMs: s.durationMs,
+    cluster: { ...DEFAULT_CLUSTER_CONFIG, ...clusterIn },
+    client,
+    workload: resolveWorkload(s.workload ?? {}),
+    faults: [...(s.faults ?? [])].sort((a, b) => a.atMs - b.atMs),
+  };
+}
+
+/** parses JSON text and loads it; a syntax error names the position */
+export function parseScenarioText(text: string, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}): Scenario {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new InputError(source, [{ path: '', message: `not valid JSON: ${(e as Error).message}` }]);
+  }
+  return loadScenario(json, source, env);
+}
+
+/** back to the file format (for "save as scenario" and the URL) */
+export function toScenarioInput(s: Scenario): ScenarioInput {
+  return {
+    name: s.name,
+    ...(s.description ? { description: s.description } : {}),
+    seed: s.seed,
+    durationMs: s.durationMs,
+    cluster: { ...s.cluster },
+    client: {
+      maxAttempts: s.client.maxAttempts,
+      backoffMillis: s.client.backoffMillis,
+      operationTimeoutMs: s.client.operationTimeoutMs === null ? 'infinite' : s.client.operationTimeoutMs,
+      disableRetries: s.client.disableRetries,
+      refreshWaitBudgetMs: s.client.refreshWaitBudgetMs,
+      refreshDebounceMs: s.client.refreshDebounceMs,
+      attemptTimeoutMs: s.client.attemptTimeoutMs,
+      bugs: { ...s.client.bugs },
+    },
+    workload: { ...s.workload, mix: { ...s.workload.mix } },
+    faults: s.faults.map((f) => ({ ...f })),
+  };
+}

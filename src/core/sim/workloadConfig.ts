@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/** Relative weights of the application-level operations. */
+export interface OpMix {
+  readonly get: number;
+  readonly put: number;
+  readonly delete: number;
+  /** read-modify-write with ifMatchVersion, re-reading on Conflict */
+  readonly cas: number;
+  /** put with ifAbsent; Conflict means "already done" */
+  readonly createOnce: number;
+}
+export const MIX_KINDS = ['get', 'put', 'delete', 'cas', 'createOnce'] as const satisfies readonly (keyof OpMix)[];
+export type MixKind = (typeof MIX_KINDS)[number];
+
+/** What drives the client (scenario field `workload`). */
+export interface WorkloadConfig {
+  /** closed-loop virtual users: each issues its next operation when the last one ends (default 32, or 0 when ratePerSec is set) */
+  readonly concurrency: number;
+  /** pause of a closed-loop user between operations, ms */
+  readonly thinkMs: number;
+  /** open-loop arrivals per second (Poisson) */
+  readonly ratePerSec: number;
+  /** open loop: arrivals beyond this many in flight are rejected (the app's request pool) */
+  readonly maxInFlight: number;
+  /** number of distinct keys */
+  readonly keys: number;
+  readonly distribution: 'uniform' | 'zipf';
+  /** zipf exponent s (popularity ∝ 1/rank^s) */
+  readonly zipfExponent: number;
+  readonly mix: OpMix;
+  /** a CAS loop gives up after this many re-reads */
+  readonly casMaxRereads: number;
+}
+
+export const DEFAULT_WORKLOAD: WorkloadConfig = {
+  concurrency: 32,
+  thinkMs: 0,
+  ratePerSec: 0,
+  maxInFlight: 256,
+  keys: 1000,
+  distribution: 'uniform',
+  zipfExponent: 1,
+  mix: { get: 0.5, put: 0.5, delete: 0, cas: 0, createOnce: 0 },
+  casMaxRereads: 5,
+};
+
+const weight = z.number().min(0, 'weights must be ≥ 0');
+
+export const workloadSchema = z
+  .strictObject({
+    concurrency: z.number().int('concurrency must be a whole number').min(0, 'concurrency must be ≥ 0').max(100_000, 'concurrency must be ≤ 100000'),
+    thinkMs: z.number().min(0, 'thinkMs must be ≥ 0'),
+    ratePerSec: z.number().min(0, 'ratePerSec must be ≥ 0').max(10_000_000, 'ratePerSec must be ≤ 10000000'),
+    maxInFlight: z.number().int('maxInFlight must be a whole number').min(1, 'maxInFlight must be ≥ 1').max(1_000_000, 'maxInFlight must be ≤ 1000000'),
+    keys: z.number().int('keys must be a whole number').min(1, 'keys must be ≥ 1').max(10_000_000, 'keys must be ≤ 10000000'),
+    distribution: z.enum(['uniform', 'zipf'], { error: 'distribution must be "uniform" or "zipf"' }),
+    zipfExponent: z.number().min(0, 'zipfExponent must be ≥ 0').max(5, 'zipfExponent must be ≤ 5'),
+    mix: z.strictObject({ get: weight, put: weight, delete: weight, cas: weight, createOnce: weight }).partial(),
+    casMaxRereads: z.number().int('casMaxRereads must be a whole number').min(0, 'casMaxRereads must be ≥ 0').max(1000, 'casMaxRereads must be ≤ 1000'),
+  })
+  .partial();
+
+export function resolveWorkload(input: z.output<typeof workloadSchema>): WorkloadConfig {
+  const { mix, ...rest } = input;
+  const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  // an open-loop workload has no closed-loop users unless it asks for them
+  if (input.concurrency === undefined && (input.ratePerSec ?? 0) > 0) defined.concurrency = 0;
+  const resolvedMix: OpMix = mix === undefined ? DEFAULT_WORKLOAD.mix : { get: 0, put: 0, delete: 0, cas: 0, createOnce: 0, ...mix };
+  return { ...DEFAULT_WORKLOAD, ...defined, mix: resolvedMix };
+}
