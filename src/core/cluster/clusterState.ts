@@ -52,6 +52,8 @@ export class ClusterState {
   /** node → segment → key → entry */
   readonly data: Map<string, Entry>[][] = [];
   epoch = 1;
+  /** rises on every change of ownership, phase or membership (views are republished when it moves) */
+  version = 0;
   private snapshot: ClusterMap | null = null;
 
   constructor(readonly config: ClusterConfig) {
@@ -109,12 +111,14 @@ export class ClusterState {
   /** raises the epoch after an ownership change */
   bump(): number {
     this.snapshot = null;
+    this.version++;
     return ++this.epoch;
   }
 
   /** invalidates the map snapshot without an epoch change */
   touch(): void {
     this.snapshot = null;
+    this.version++;
   }
 
   /** The cluster map nodes serve: an immutable snapshot, rebuilt after each change. */

@@ -9,19 +9,56 @@ import { NO_OWNER, type NodeId } from '../domain/clusterMap';
 import type { Rng } from '../rng';
 import type { TelemetrySink, TopologyChange } from '../telemetry/events';
 import type { Scheduler } from '../time/scheduler';
-import type { ClusterState } from './clusterState';
+import type { ClusterState, Entry } from './clusterState';
 import type { FaultCommand } from './faults';
+
+/**
+ * Where segment data lives. In simulation it is the ClusterState's per-node
+ * stores; in the live playground each node worker holds its own data and a
+ * copy is a message to the source node.
+ */
+export interface DataMover {
+  /** live keys `node` holds for `segment` (drives migration / catch-up durations) */
+  keyCount(node: NodeId, segment: number): number;
+  /** `to` receives a snapshot of `from`'s copy of `segment` and from then on every write to it */
+  copySegment(from: NodeId, to: NodeId, segment: number): void;
+}
+
+/** the simulation's data mover: copies between the ClusterState's stores */
+export function stateDataMover(state: ClusterState): DataMover {
+  return {
+    keyCount: (node, segment) => state.keyCount(node, segment),
+    copySegment: (from, to, segment) => {
+      (state.data[to] as Map<string, Entry>[])[segment] = new Map(state.store(from, segment));
+    },
+  };
+}
+
+export interface ControlPlaneOptions {
+  readonly data?: DataMover;
+  /**
+   * `modelled` (simulation): the control plane learns of a crash or hang
+   * and schedules its detection from the heartbeat model. `external` (live):
+   * a heartbeat detector outside calls {@link ControlPlane.declareDead}.
+   */
+  readonly detection?: 'modelled' | 'external';
+}
 
 export class ControlPlane {
   /** each node's heartbeat phase within a period, ms */
   private readonly phases: number[] = [];
+  private readonly data: DataMover;
+  private readonly detection: 'modelled' | 'external';
 
   constructor(
     private readonly state: ClusterState,
     private readonly scheduler: Scheduler,
     private readonly rng: Rng,
     private readonly sink?: TelemetrySink,
+    options: ControlPlaneOptions = {},
   ) {
+    this.data = options.data ?? stateDataMover(state);
+    this.detection = options.detection ?? 'modelled';
     for (let i = 0; i < state.nodes.length; i++) this.phases.push(rng.next() * state.config.heartbeatMs);
   }
 
@@ -119,6 +156,7 @@ export class ControlPlane {
    * and failureTimeoutMs + 2 periods, depending on where the crash falls.
    */
   private scheduleDetection(node: NodeId): void {
+    if (this.detection === 'external') return;
     const { heartbeatMs, failureTimeoutMs } = this.state.config;
     const now = this.scheduler.now();
     const phase = this.phases[node] ?? 0;
@@ -131,8 +169,10 @@ export class ControlPlane {
     });
   }
 
-  private declareDead(node: NodeId): void {
+  /** the detector's verdict: fail the node's segments over to live replicas */
+  declareDead(node: NodeId): void {
     const st = this.state;
+    if (st.node(node).declaredDead) return;
     st.node(node).declaredDead = true;
     const promoted: number[] = [];
     const unavailable: number[] = [];
@@ -199,7 +239,7 @@ export class ControlPlane {
       this.topology('reclaimed', node, reclaimed);
     }
     const toSync = st.segments.flatMap((s, i) => (s.preferred === node && s.owner !== node && s.owner !== NO_OWNER ? [i] : []));
-    const keys = toSync.reduce((sum, s) => sum + st.keyCount(st.segment(s).owner, s), 0);
+    const keys = toSync.reduce((sum, s) => sum + this.data.keyCount(st.segment(s).owner, s), 0);
     const { catchUpBaseMs, catchUpMsPerKey } = st.config;
     this.topology('catchUpStart', node, toSync);
     const incarnation = n.incarnation;
@@ -215,7 +255,7 @@ export class ControlPlane {
     for (const s of toSync) {
       const seg = st.segment(s);
       if (seg.owner === NO_OWNER || seg.owner === node || !st.isServing(seg.owner)) continue;
-      st.data[node]![s] = new Map(st.store(seg.owner, s));
+      this.data.copySegment(seg.owner, node, s);
       if (!seg.replicas.includes(node)) seg.replicas.push(node);
       synced.push(s);
     }
@@ -303,9 +343,9 @@ export class ControlPlane {
     st.touch();
     this.topology('migrationStart', joiner, [s]);
     const { migrationBaseMs, migrationMsPerKey } = st.config;
-    this.scheduler.setTimer(migrationBaseMs + st.keyCount(source, s) * migrationMsPerKey, () => {
+    this.scheduler.setTimer(migrationBaseMs + this.data.keyCount(source, s) * migrationMsPerKey, () => {
       if (seg.phase === 'migrating' && seg.owner === source && st.isServing(source) && st.isServing(joiner)) {
-        st.data[joiner]![s] = new Map(st.store(source, s));
+        this.data.copySegment(source, joiner, s);
         seg.replicas = [source, ...seg.replicas.filter((r) => r !== joiner && r !== source)].slice(0, st.config.replicas);
         seg.owner = joiner;
         seg.preferred = joiner;

@@ -34,28 +34,38 @@ export function routeAt(state: ClusterState, node: NodeId, req: DataRequest): 's
   return ownershipFailureStatus(state, req.segment);
 }
 
-/** Serves one data request at `node` (which must be serving). */
-export function serveData(state: ClusterState, node: NodeId, req: DataRequest, onApply?: ApplyListener): DataReply {
-  const route = routeAt(state, node, req);
-  if (route !== 'serve') return { status: route };
-  const store = state.store(node, req.segment);
+/** What a served request comes to: an answer, or a write to commit. */
+export type Evaluation = { readonly reply: DataReply; readonly commit?: undefined } | { readonly commit: Entry; readonly reply?: undefined };
+
+/**
+ * The owner's answer to a request against its own store: a read's value, a
+ * failed condition (`Conflict`), an absent key (`NotFound`), or the entry a
+ * write commits (version + 1; `value: null` is a delete's tombstone).
+ */
+export function evaluate(store: ReadonlyMap<string, Entry>, req: DataRequest): Evaluation {
   const current = store.get(req.key);
   const exists = current !== undefined && current.value !== null;
   const version = current?.version ?? 0;
-
   if (req.kind === 'get') {
-    return exists ? { status: KvStatus.Ok, value: current.value as string, version } : { status: KvStatus.NotFound, version };
+    return { reply: exists ? { status: KvStatus.Ok, value: current.value as string, version } : { status: KvStatus.NotFound, version } };
   }
   const cond = req.cond;
   if (req.kind === 'put') {
-    if (cond?.ifAbsent === true && exists) return { status: KvStatus.Conflict, version };
-    if (cond?.ifMatchVersion !== undefined && (!exists || version !== cond.ifMatchVersion)) return { status: KvStatus.Conflict, version };
-    return commit(state, node, req, { value: req.value ?? '', version: version + 1 }, onApply);
+    if (cond?.ifAbsent === true && exists) return { reply: { status: KvStatus.Conflict, version } };
+    if (cond?.ifMatchVersion !== undefined && (!exists || version !== cond.ifMatchVersion)) return { reply: { status: KvStatus.Conflict, version } };
+    return { commit: { value: req.value ?? '', version: version + 1 } };
   }
-  // delete
-  if (!exists) return { status: KvStatus.NotFound, version };
-  if (cond?.ifMatchVersion !== undefined && version !== cond.ifMatchVersion) return { status: KvStatus.Conflict, version };
-  return commit(state, node, req, { value: null, version: version + 1 }, onApply);
+  if (!exists) return { reply: { status: KvStatus.NotFound, version } };
+  if (cond?.ifMatchVersion !== undefined && version !== cond.ifMatchVersion) return { reply: { status: KvStatus.Conflict, version } };
+  return { commit: { value: null, version: version + 1 } };
+}
+
+/** Serves one data request at `node` (which must be serving), replicating writes in place (simulation). */
+export function serveData(state: ClusterState, node: NodeId, req: DataRequest, onApply?: ApplyListener): DataReply {
+  const route = routeAt(state, node, req);
+  if (route !== 'serve') return { status: route };
+  const ev = evaluate(state.store(node, req.segment), req);
+  return ev.commit === undefined ? ev.reply : commit(state, node, req, ev.commit, onApply);
 }
 
 /** applies a write to the owner and, synchronously, to every serving replica */

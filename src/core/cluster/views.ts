@@ -1,0 +1,42 @@
+import type { ClusterMap } from '../domain/clusterMap';
+import type { ClusterState, NodeStatus, SegmentPhase } from './clusterState';
+import type { NodeView } from './nodeCore';
+
+/** The cluster's truth as the control plane sees it (for panels). */
+export interface ClusterView {
+  /** ms since the session started */
+  readonly t: number;
+  readonly epoch: number;
+  readonly nodes: readonly { readonly id: number; readonly status: NodeStatus; readonly declaredDead: boolean }[];
+  /** active owner per segment (-1 = none) */
+  readonly owners: readonly number[];
+  readonly phases: readonly SegmentPhase[];
+  readonly replicas: readonly (readonly number[])[];
+}
+
+/** The client's cached map (what it routes by; may be stale). */
+export interface ClientView {
+  readonly t: number;
+  readonly epoch: number;
+  readonly owners: readonly number[];
+}
+
+export function clusterViewOf(state: ClusterState, t: number): ClusterView {
+  return {
+    t,
+    epoch: state.epoch,
+    nodes: state.nodes.map((n) => ({ id: n.id, status: n.status, declaredDead: n.declaredDead })),
+    owners: state.segments.map((s) => s.owner),
+    phases: state.segments.map((s) => s.phase),
+    replicas: state.segments.map((s) => [...s.replicas]),
+  };
+}
+
+/** what nodes need of a cluster view */
+export function nodeViewOf(view: ClusterView): NodeView {
+  return { epoch: view.epoch, owners: view.owners, replicas: view.replicas, phases: view.phases, nodes: view.nodes };
+}
+
+export function clientViewOf(map: ClusterMap, t: number): ClientView {
+  return { t, epoch: map.epoch, owners: map.owners };
+}

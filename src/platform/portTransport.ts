@@ -1,0 +1,65 @@
+import { TransportFailure, type Transport, type TransportOutcome } from '../core/client/transport';
+import type { NodeId } from '../core/domain/clusterMap';
+import type { NodeRequest } from '../core/domain/protocol';
+import { TransportErrorCode } from '../core/domain/status';
+import type { NodeAnswer, NodeCall } from './workerProtocol';
+
+interface Pending {
+  readonly node: NodeId;
+  readonly done: (o: TransportOutcome) => void;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * The client's transport in the live playground: one MessagePort per node
+ * worker (a "connection"), request ids, a real timeout per request. When a
+ * node's worker is terminated, the bridge reports the closed link (as the OS
+ * would report a reset): requests in flight fail with Socket, new ones with
+ * NodeUnavailable. A hung node simply never answers (Timeout).
+ */
+export class PortTransport implements Transport {
+  private readonly links = new Map<NodeId, MessagePort>();
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  connect(node: NodeId, port: MessagePort): void {
+    this.links.get(node)?.close();
+    port.onmessage = (ev: MessageEvent<NodeAnswer>) => this.answer(ev.data);
+    this.links.set(node, port);
+  }
+
+  /** the node's worker is gone: reset in-flight requests, refuse new ones */
+  linkClosed(node: NodeId): void {
+    this.links.get(node)?.close();
+    this.links.delete(node);
+    for (const [id, p] of this.pending) {
+      if (p.node !== node) continue;
+      clearTimeout(p.timer);
+      this.pending.delete(id);
+      p.done({ ok: false, error: new TransportFailure(TransportErrorCode.Socket, 'connection reset') });
+    }
+  }
+
+  send(node: NodeId, req: NodeRequest, timeoutMs: number, done: (outcome: TransportOutcome) => void): void {
+    const port = this.links.get(node);
+    if (port === undefined) {
+      setTimeout(() => done({ ok: false, error: new TransportFailure(TransportErrorCode.NodeUnavailable, 'connection refused') }), 0);
+      return;
+    }
+    const id = this.nextId++;
+    const timer = setTimeout(() => {
+      if (this.pending.delete(id)) done({ ok: false, error: new TransportFailure(TransportErrorCode.Timeout, 'no answer in time') });
+    }, timeoutMs);
+    this.pending.set(id, { node, done, timer });
+    const call: NodeCall = { id, req };
+    port.postMessage(call);
+  }
+
+  private answer(a: NodeAnswer): void {
+    const p = this.pending.get(a.id);
+    if (p === undefined) return; // timed out already
+    this.pending.delete(a.id);
+    clearTimeout(p.timer);
+    p.done({ ok: true, reply: a.reply });
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * The bridge to the live playground: owns the workers' lifecycle (one per
+ * node, one for the client, one for the control plane), wires their direct
+ * MessagePorts, turns fault buttons into real effects (Failover terminates a
+ * node's worker; Scale out and Failback start one), and forwards telemetry
+ * to the UI's SessionListener. The worker APIs are the workers' own exported
+ * types, imported as types only.
+ */
+import * as Comlink from 'comlink';
+import type { ClientConfig } from '../../core/client/config';
+import type { FaultCommand } from '../../core/cluster/faults';
+import type { Scenario } from '../../core/sim/scenario';
+import type { WorkloadConfig } from '../../core/sim/workloadConfig';
+import type { TelemetryMessage } from '../../platform/workerProtocol';
+import type { ClientWorkerApi } from '../../../workers/client.worker';
+import type { ControlWorkerApi } from '../../../workers/control.worker';
+import type { NodeWorkerApi } from '../../../workers/node.worker';
+import type { PlaygroundControls, SessionListener } from './types';
+
+interface NodeHandle {
+  readonly worker: Worker;
+  readonly api: Comlink.Remote<NodeWorkerApi>;
+}
+
+const t = <T>(port: T & Transferable): T => Comlink.transfer(port, [port]);
+
+export class LiveSession implements PlaygroundControls {
+  private readonly nodes = new Map<number, NodeHandle>();
+  private controlWorker!: Worker;
+  private clientWorker!: Worker;
+  private control!: Comlink.Remote<ControlWorkerApi>;
+  private client!: Comlink.Remote<ClientWorkerApi>;
+  private readonly telemetryPorts: MessagePort[] = [];
+  private faultTimers: ReturnType<typeof setTimeout>[] = [];
+  private originMs = 0;
+  private booted: Promise<void>;
+  private running = false;
+
+  constructor(
+    private readonly listener: SessionListener,
+    private scenario: Scenario,
+  ) {
+    this.booted = this.boot();
+  }
+
+  private telemetryChannel(): MessagePort {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = (ev: MessageEvent<TelemetryMessage>) => {
+      const m = ev.data;
+      if (m.kind === 'batch') this.listener.onBatch(m.batch);
+      else if (m.kind === 'clusterView') this.listener.onClusterView(m.view);
+      else if (m.kind === 'clientView') this.listener.onClientView(m.view);
+      else this.listener.onError(m.message);
+    };
+    this.telemetryPorts.push(ch.port1);
+    return ch.port2;
+  }
+
+  private async boot(): Promise<void> {
+    const sc = this.scenario;
+    this.originMs = performance.timeOrigin + performance.now();
+    this.controlWorker = new Worker(new URL('../../../workers/control.worker.ts', import.meta.url), { type: 'module', name: 'control' });
+    this.clientWorker = new Worker(new URL('../../../workers/client.worker.ts', import.meta.url), { type: 'module', name: 'client' });
+    for (const w of [this.controlWorker, this.clientWorker]) w.onerror = (e) => this.listener.onError(`worker error: ${e.message}`);
+    this.control = Comlink.wrap<ControlWorkerApi>(this.controlWorker);
+    this.client = Comlink.wrap<ClientWorkerApi>(this.clientWorker);
+    await this.control.init(sc.cluster, sc.seed, this.originMs, t(this.telemetryChannel()));
+    const ids = Array.from({ length: sc.cluster.nodes }, (_, i) => i);
+    await this.client.init(
+      { config: sc.client, workload: sc.workload, segments: sc.cluster.segments, nodes: ids, seed: sc.seed, originMs: this.originMs },
+      t(this.telemetryChannel()),
+    );
+    for (const id of ids) await this.spawnNode(id);
+  }
+
+  /** starts a node worker with id `id` and wires it to the control plane, its peers and the client */
+  private async spawnNode(id: number): Promise<void> {
+    const worker = new Worker(new URL('../../../workers/node.worker.ts', import.meta.url), { type: 'module', name: `node-${id}` });
+    worker.onerror = (e) => this.listener.onError(`node ${id} worker error: ${e.message}`);
+    const api = Comlink.wrap<NodeWorkerApi>(worker);
+    const toControl = new MessageChannel();
+    await api.init(id, this.scenario.cluster, t(toControl.port1));
+    await this.control.addNode(id, t(toControl.port2));
+    for (const [other, handle] of this.nodes) {
+      if (other === id) continue;
+      const ch = new MessageChannel();
+      await api.addPeer(other, t(ch.port1));
+      await handle.api.addPeer(id, t(ch.port2));
+    }
+    const toClient = new MessageChannel();
+    await api.addClient(t(toClient.port1));
+    await this.client.connectNode(id, t(toClient.port2));
+    this.nodes.set(id, { worker, api });
+  }
+
+  private kill(id: number): boolean {
+    const h = this.nodes.get(id);
+    if (h === undefined) return false;
+    h.worker.terminate(); // a real crash: the worker stops
+    this.nodes.delete(id);
+    void this.client.nodeGone(id);
+    return true;
+  }
+
+  async start(): Promise<void> {
+    await this.booted;
+    this.running = true;
+    const ok = await this.client.start();
+    if (!ok) this.listener.onError('the client could not fetch a cluster map from any node');
+  }
+
+  async pause(): Promise<void> {
+    await this.booted;
+    this.running = false;
+    await this.client.pause();
+  }
+
+  async configureClient(config: ClientConfig): Promise<void> {
+    await this.booted;
+    await this.client.configure(config);
+  }
+
+  async setWorkload(workload: WorkloadConfig): Promise<void> {
+    await this.booted;
+    await this.client.setWorkload(workload);
+  }
+
+  async fault(cmd: FaultCommand): Promise<void> {
+    await this.booted;
+    switch (cmd.action) {
+      case 'failover':
+        if (cmd.node !== undefined) this.kill(cmd.node);
+        break;
+      case 'scaleOut':
+        await this.spawnNode(await this.control.nodeCount());
+        break;
+      case 'failback': {
+        const id = cmd.node ?? (await this.firstDeadNode());
+        if (id === undefined) break;
+        if (!this.nodes.has(id)) await this.spawnNode(id);
+        await this.control.fault({ ...cmd, node: id });
+        return;
+      }
+      default:
+        break;
+    }
+    await this.control.fault(cmd);
+  }
+
+  private async firstDeadNode(): Promise<number | undefined> {
+    const count = await this.control.nodeCount();
+    for (let i = 0; i < count; i++) if (!this.nodes.has(i)) return i;
+    return undefined;
+  }
+
+  async loadScenario(scenario: Scenario): Promise<void> {
+    const wasRunning = this.running;
+    this.dispose();
+    this.scenario = scenario;
+    this.booted = this.boot();
+    await this.booted;
+    for (const f of scenario.faults) {
+      this.faultTimers.push(setTimeout(() => void this.fault(f), Math.max(0, f.atMs - (performance.timeOrigin + performance.now() - this.originMs))));
+    }
+    if (wasRunning) await this.start();
+  }
+
+  dispose(): void {
+    for (const timer of this.faultTimers) clearTimeout(timer);
+    this.faultTimers = [];
+    for (const id of [...this.nodes.keys()]) this.nodes.get(id)?.worker.terminate();
+    this.nodes.clear();
+    this.controlWorker?.terminate();
+    this.clientWorker?.terminate();
+    for (const p of this.telemetryPorts) p.close();
+    this.telemetryPorts.length = 0;
+    this.running = false;
+  }
+}

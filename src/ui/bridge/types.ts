@@ -1,0 +1,39 @@
+/**
+ * The contract between the playground's workers (behind the bridge) and the
+ * UI (store, panels, controls). Panels never talk to workers: the bridge
+ * pushes batches and views into the store, controls call these methods.
+ */
+import type { ClientConfig } from '../../core/client/config';
+import type { ClientView, ClusterView } from '../../core/cluster/views';
+import type { FaultCommand } from '../../core/cluster/faults';
+import type { Scenario } from '../../core/sim/scenario';
+import type { WorkloadConfig } from '../../core/sim/workloadConfig';
+import type { EventBatch } from '../../core/telemetry/eventCodec';
+
+export type { ClusterView, ClientView };
+
+/** Everything the UI hears from a running session. */
+export interface SessionListener {
+  onBatch(batch: EventBatch): void;
+  onClusterView(view: ClusterView): void;
+  onClientView(view: ClientView): void;
+  onError(message: string): void;
+}
+
+/** What the UI can ask of a running playground session. */
+export interface PlaygroundControls {
+  /** starts (or resumes) the workload */
+  start(): Promise<void>;
+  /** pauses the workload (the cluster keeps running) */
+  pause(): Promise<void>;
+  /** applies a validated client configuration to operations started from now on */
+  configureClient(config: ClientConfig): Promise<void>;
+  /** replaces the workload (concurrency, rate, keys, mix) */
+  setWorkload(workload: WorkloadConfig): Promise<void>;
+  /** a fault button: failover, scaleOut, failback, hang, resume, slow, lostAck */
+  fault(command: FaultCommand): Promise<void>;
+  /** tears the session down and starts a new one for this scenario (its faults fire in real time) */
+  loadScenario(scenario: Scenario): Promise<void>;
+  /** stops every worker */
+  dispose(): void;
+}
