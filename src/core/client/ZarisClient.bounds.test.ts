@@ -1,0 +1,116 @@
+/** The two bounds of the retry loop (SPEC §5, §8): attempts and deadline, and the storm bug. */
+import { describe, expect, it } from 'vitest';
+import { resolveClientConfig } from './config';
+import { TransportFailure } from './transport';
+import { ZarisClient, ZarisError } from './ZarisClient';
+import { harness, mapWith, reply, sequence, settle } from './testkit/harness';
+
+describe('attempt budget', () => {
+  it.each([1, 2, 3, 5])('maxAttempts %i with the 60 s deadline: exactly that many attempts', async (maxAttempts) => {
+    const h = harness({ answer: () => reply('Unavailable'), config: { maxAttempts, operationTimeoutMs: 60_000 } });
+    await expect(settle(h.sched, h.client.get('k'))).resolves.toEqual({ status: 'Unavailable' });
+    expect(h.transport.dataRequests).toHaveLength(maxAttempts);
+    expect(h.log.of('attempt.start').map((e) => e.attempt)).toEqual(Array.from({ length: maxAttempts }, (_, i) => i + 1));
+    const end = h.log.of('op.end')[0];
+    expect(end).toMatchObject({ attempts: maxAttempts, reason: 'attemptsExhausted' });
+    expect(end?.t).toBeLessThan(60_000);
+  });
+
+  it('3× Moved: the last result is returned, reason attemptsExhausted', async () => {
+    const h = harness({ answer: () => reply('Moved') });
+    await expect(settle(h.sched, h.client.delete('k'))).resolves.toEqual({ status: 'Moved' });
+    expect(h.log.of('op.end')[0]).toMatchObject({ status: 'Moved', attempts: 3, reason: 'attemptsExhausted' });
+  });
+
+  it('3× NodeUnavailable: the last retryable exception is rethrown', async () => {
+    const h = harness({ answer: () => ({ fail: new TransportFailure('NodeUnavailable') }) });
+    const error = await settle(h.sched, h.client.get('k')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ZarisError);
+    expect(error).toMatchObject({ code: 'NodeUnavailable', attempts: 3 });
+  });
+
+  it('the last attempt wins even if earlier ones differed', async () => {
+    const h = harness({ answer: sequence(reply('Moved'), reply('Migrating'), reply('Unavailable')) });
+    await expect(settle(h.sched, h.client.get('k'))).resolves.toEqual({ status: 'Unavailable' });
+  });
+});
+
+describe('deadline', () => {
+  it('with a large budget, the deadline stops the loop (attempts 4, op.end at the deadline)', async () => {
+    const h = harness({ answer: () => reply('Unavailable'), config: { maxAttempts: 1000, operationTimeoutMs: 1000 } });
+    await expect(settle(h.sched, h.client.get('k'))).resolves.toEqual({ status: 'Unavailable' });
+    // starts at 0, 101, 302, 603 (1 ms latency + 100·n backoff); the 4th backoff is clamped to 1000
+    expect(h.log.of('attempt.start').map((e) => e.t)).toEqual([0, 101, 302, 603]);
+    const end = h.log.of('op.end')[0];
+    expect(end).toMatchObject({ attempts: 4, reason: 'deadline', t: 1000, latencyMs: 1000 });
+  });
+
+  it('an operation started later gets its own deadline', async () => {
+    const h = harness({ answer: () => reply('Unavailable'), config: { maxAttempts: 1000, operationTimeoutMs: 1000 } });
+    h.sched.advance(5000);
+    await expect(settle(h.sched, h.client.get('k'))).resolves.toEqual({ status: 'Unavailable' });
+    expect(h.log.of('op.end')[0]).toMatchObject({ attempts: 4, t: 6000 });
+  });
+});
+
+describe('bugs.deadlineReplacesAttempts (the refresh storm)', () => {
+  it('maxAttempts 3 with the 60 s deadline keeps retrying (and refreshing) until the deadline', async () => {
+    const h = harness({
+      answer: () => reply('Moved'),
+      config: { maxAttempts: 3, operationTimeoutMs: 60_000, bugs: { deadlineReplacesAttempts: true } },
+    });
+    await expect(settle(h.sched, h.client.get('k'))).resolves.toEqual({ status: 'Moved' });
+    const starts = h.log.of('attempt.start');
+    expect(starts.length).toBeGreaterThan(20);
+    expect(starts.at(-1)?.t).toBeLessThan(60_000);
+    expect(starts.at(-1)?.attempt).toBe(starts.length);
+    expect(h.transport.mapRequests.length).toBeGreaterThan(20);
+    const end = h.log.of('op.end')[0];
+    expect(end?.attempts).toBe(starts.length);
+    expect(end?.t).toBeGreaterThanOrEqual(59_000);
+    expect(end?.t).toBeLessThanOrEqual(60_000);
+  });
+
+  it('the same operation without the bug makes 3 attempts', async () => {
+    const h = harness({ answer: () => reply('Moved'), config: { maxAttempts: 3, operationTimeoutMs: 60_000 } });
+    await settle(h.sched, h.client.get('k'));
+    expect(h.log.of('attempt.start')).toHaveLength(3);
+  });
+
+  it('with no deadline (infinite) the budget bounds the loop again', async () => {
+    const h = harness({
+      answer: () => reply('Moved'),
+      config: { maxAttempts: 3, operationTimeoutMs: null, bugs: { deadlineReplacesAttempts: true } },
+    });
+    await expect(settle(h.sched, h.client.get('k'))).resolves.toEqual({ status: 'Moved' });
+    expect(h.log.of('attempt.start')).toHaveLength(3);
+  });
+});
+
+describe('disableRetries', () => {
+  it('config disableRetries: exactly one attempt, no refresh, no backoff', async () => {
+    const h = harness({ answer: () => reply('Moved'), config: { maxAttempts: 5, disableRetries: true } });
+    await expect(settle(h.sched, h.client.get('k'))).resolves.toEqual({ status: 'Moved' });
+    expect(h.transport.sent).toHaveLength(1);
+    expect(h.log.of('backoff')).toHaveLength(0);
+    expect(h.log.of('refresh.request')).toHaveLength(0);
+  });
+
+  it.each([
+    ['true', 1],
+    ['TRUE', 1],
+    ['false', 3],
+  ] as const)('ZARIS_DISABLE_RETRIES=%s via resolveClientConfig → %i attempt(s)', async (value, attempts) => {
+    const h = harness({ answer: () => reply('Unavailable') });
+    const client = new ZarisClient({
+      scheduler: h.sched,
+      transport: h.transport,
+      seedNodes: [0],
+      segmentCount: 64,
+      initialMap: mapWith(1, 0),
+      config: resolveClientConfig({}, { ZARIS_DISABLE_RETRIES: value }),
+    });
+    await expect(settle(h.sched, client.get('k'))).resolves.toEqual({ status: 'Unavailable' });
+    expect(h.transport.dataRequests).toHaveLength(attempts);
+  });
+});
