@@ -81,8 +81,4 @@ export const clusterConfigSchema = z
     catchUpMsPerKey: nonNegMs,
     handoffMs: nonNegMs,
   })
-  .partial()
-  .refine((c) => c.replicas === undefined || c.nodes === undefined || c.replicas < c.nodes, {
-    message: 'replicas must be less than nodes (owner and replicas sit on distinct nodes)',
-    path: ['replicas'],
-  });
+  .partial();

@@ -23,6 +23,10 @@ export interface NodeInfo {
   busyUntil: number;
   /** restarts so far (in-flight requests of an earlier incarnation are reset) */
   incarnation: number;
+  /** bumped whenever the node speaks again (resume, rejoin): timers of an older silence are void */
+  silence: number;
+  /** bumped by every slow fault: only the latest one's timer restores the link */
+  slowToken: number;
 }
 
 export interface SegmentInfo {
@@ -77,6 +81,8 @@ export class ClusterState {
       lostAckProbability: 0,
       busyUntil: 0,
       incarnation: 0,
+      silence: 0,
+      slowToken: 0,
     };
     this.nodes.push(node);
     this.data.push(Array.from({ length: this.config.segments }, () => new Map<string, Entry>()));

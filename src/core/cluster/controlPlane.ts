@@ -130,7 +130,8 @@ export class ControlPlane {
     n.status = 'hung';
     this.fault('hang', node, this.state.ownedBy(node), durationMs !== undefined ? `for ${durationMs} ms` : undefined);
     this.scheduleDetection(node);
-    if (durationMs !== undefined) this.scheduler.setTimer(durationMs, () => n.status === 'hung' && this.resume(node));
+    const silence = n.silence;
+    if (durationMs !== undefined) this.scheduler.setTimer(durationMs, () => n.status === 'hung' && n.silence === silence && this.resume(node));
   }
 
   private resume(node: NodeId): void {
@@ -139,6 +140,7 @@ export class ControlPlane {
       this.fault('resume', node, [], `ignored: node is ${n.status}`);
       return;
     }
+    n.silence++;
     if (n.declaredDead) {
       this.fault('resume', node, [], 'was declared dead: rejoins');
       this.rejoin(node);
@@ -152,8 +154,9 @@ export class ControlPlane {
   /**
    * Heartbeats every heartbeatMs at the node's phase; the detector checks on
    * the same period and declares a node dead once failureTimeoutMs passed
-   * since its last heartbeat. So detection takes between failureTimeoutMs
-   * and failureTimeoutMs + 2 periods, depending on where the crash falls.
+   * since the first heartbeat it missed. So detection takes between
+   * failureTimeoutMs and failureTimeoutMs + 2 periods, depending on where
+   * the crash falls.
    */
   private scheduleDetection(node: NodeId): void {
     if (this.detection === 'external') return;
@@ -161,11 +164,13 @@ export class ControlPlane {
     const now = this.scheduler.now();
     const phase = this.phases[node] ?? 0;
     const lastBeat = Math.floor((now - phase) / heartbeatMs) * heartbeatMs + phase;
-    const detectAt = Math.ceil((lastBeat + failureTimeoutMs) / heartbeatMs) * heartbeatMs;
-    const incarnation = this.state.node(node).incarnation;
+    const missed = lastBeat + heartbeatMs;
+    const detectAt = Math.ceil((missed + failureTimeoutMs) / heartbeatMs) * heartbeatMs;
+    const { incarnation, silence } = this.state.node(node);
     this.scheduler.setTimer(Math.max(0, detectAt - now), () => {
       const n = this.state.node(node);
-      if ((n.status === 'down' || n.status === 'hung') && !n.declaredDead && n.incarnation === incarnation) this.declareDead(node);
+      const stillSilent = n.incarnation === incarnation && n.silence === silence;
+      if ((n.status === 'down' || n.status === 'hung') && !n.declaredDead && stillSilent) this.declareDead(node);
     });
   }
 
@@ -224,6 +229,7 @@ export class ControlPlane {
     const st = this.state;
     const n = st.node(node);
     if (n.status === 'down') n.incarnation++;
+    n.silence++;
     n.status = 'recovering';
     n.busyUntil = this.scheduler.now();
     if (n.declaredDead) {
@@ -365,9 +371,10 @@ export class ControlPlane {
   private slow(node: NodeId, factor: number, durationMs: number): void {
     const n = this.state.node(node);
     n.slowFactor = factor;
+    const token = ++n.slowToken;
     this.fault('slow', node, this.state.ownedBy(node), `latency ×${factor} for ${durationMs} ms`);
     this.scheduler.setTimer(durationMs, () => {
-      if (n.slowFactor === factor) n.slowFactor = 1;
+      if (n.slowToken === token) n.slowFactor = 1;
     });
   }
 

@@ -56,6 +56,7 @@ export function evaluate(store: ReadonlyMap<string, Entry>, req: DataRequest): E
     return { commit: { value: req.value ?? '', version: version + 1 } };
   }
   if (!exists) return { reply: { status: KvStatus.NotFound, version } };
+  if (cond?.ifAbsent === true) return { reply: { status: KvStatus.Conflict, version } };
   if (cond?.ifMatchVersion !== undefined && version !== cond.ifMatchVersion) return { reply: { status: KvStatus.Conflict, version } };
   return { commit: { value: null, version: version + 1 } };
 }

@@ -34,6 +34,15 @@ export const scenarioSchema = z
       }
       if (f.action === 'scaleOut') members++;
     }
+    const nodes = s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes;
+    const replicas = s.cluster?.replicas ?? DEFAULT_CLUSTER_CONFIG.replicas;
+    if (replicas >= nodes) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cluster', 'replicas'],
+        message: `replicas must be less than nodes (got replicas ${replicas}, nodes ${nodes}): owner and replicas sit on distinct nodes`,
+      });
+    }
     const w = s.workload;
     if (w !== undefined && (w.concurrency ?? 1) === 0 && (w.ratePerSec ?? 0) === 0) {
       ctx.addIssue({ code: 'custom', path: ['workload'], message: 'workload needs concurrency ≥ 1 or ratePerSec > 0' });

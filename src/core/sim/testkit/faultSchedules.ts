@@ -1,0 +1,181 @@
+/**
+ * fast-check generators of small random scenarios with random fault
+ * schedules that pass scenario validation (every fault's node exists at its
+ * time: scaleOuts are tracked). Pure, used only by property tests.
+ */
+import fc from 'fast-check';
+import { BUG_TOGGLES, type BugToggles } from '../../client/config';
+import { FAULT_ACTIONS, type FaultAction } from '../../telemetry/events';
+
+export interface GeneratedFault {
+  readonly atMs: number;
+  readonly action: FaultAction;
+  readonly node?: number;
+  readonly durationMs?: number;
+  readonly factor?: number;
+  readonly probability?: number;
+}
+
+/** a scenario input as the loader takes it */
+export interface GeneratedScenario {
+  readonly name: string;
+  readonly seed: number;
+  readonly durationMs: number;
+  readonly cluster: {
+    readonly nodes: number;
+    readonly segments: number;
+    readonly replicas: number;
+    readonly heartbeatMs: number;
+    readonly failureTimeoutMs: number;
+    readonly migrationBaseMs: number;
+    readonly catchUpBaseMs: number;
+    readonly handoffMs: number;
+  };
+  readonly client: {
+    readonly maxAttempts?: number;
+    readonly disableRetries?: boolean;
+    readonly operationTimeoutMs: number | 'infinite';
+    readonly attemptTimeoutMs: number;
+    readonly backoffMillis: number;
+    readonly refreshWaitBudgetMs: number;
+  };
+  readonly bugs: Partial<BugToggles>;
+  readonly workload: {
+    readonly concurrency: number;
+    readonly thinkMs: number;
+    readonly keys: number;
+    readonly mix: { readonly get: number; readonly put: number; readonly delete: number; readonly cas: number; readonly createOnce: number };
+  };
+  readonly faults: readonly GeneratedFault[];
+}
+
+interface RawFault {
+  readonly at: number;
+  readonly action: FaultAction;
+  readonly pick: number;
+  readonly omitNode: boolean;
+  readonly durationMs: number | undefined;
+  readonly factor: number;
+  readonly probability: number;
+}
+
+const rawFault: fc.Arbitrary<RawFault> = fc.record({
+  at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+  action: fc.constantFrom(...FAULT_ACTIONS),
+  pick: fc.nat({ max: 1000 }),
+  omitNode: fc.boolean(),
+  durationMs: fc.option(fc.integer({ min: 0, max: 2500 }), { nil: undefined }),
+  factor: fc.integer({ min: 1, max: 50 }),
+  probability: fc.double({ min: 0, max: 1, noNaN: true }),
+});
+
+/**
+ * Turns raw draws into a valid schedule: faults in time order, each node
+ * picked among the members that exist at that time (initial nodes plus the
+ * scaleOuts before it); failback may omit its node.
+ */
+export function toSchedule(raw: readonly RawFault[], nodes: number, durationMs: number): GeneratedFault[] {
+  let members = nodes;
+  return raw
+    .map((f) => ({ ...f, atMs: Math.floor(f.at * durationMs) }))
+    .sort((a, b) => a.atMs - b.atMs)
+    .map((f): GeneratedFault => {
+      if (f.action === 'scaleOut') {
+        members++;
+        return { atMs: f.atMs, action: 'scaleOut' };
+      }
+      const base = f.action === 'failback' && f.omitNode ? { atMs: f.atMs, action: f.action } : { atMs: f.atMs, action: f.action, node: f.pick % members };
+      switch (f.action) {
+        case 'hang':
+          return f.durationMs === undefined ? base : { ...base, durationMs: f.durationMs };
+        case 'slow':
+          return { ...base, factor: f.factor, ...(f.durationMs === undefined ? {} : { durationMs: f.durationMs }) };
+        case 'lostAck':
+          return { ...base, probability: f.probability, ...(f.durationMs === undefined ? {} : { durationMs: f.durationMs }) };
+        default:
+          return base;
+      }
+    });
+}
+
+export interface ScenarioArbOptions {
+  /** let the client configuration vary too (attempt budget, retries off) */
+  readonly varyBudget?: boolean;
+  /** bug toggles that may be switched on */
+  readonly bugs?: readonly (keyof BugToggles)[];
+  readonly maxFaults?: number;
+}
+
+/**
+ * Small clusters (2–4 nodes, 8–16 segments, 0–2 replicas below the node
+ * count), a closed loop of 4–16 users over 50 keys, 2–4 s of virtual time,
+ * a fast failure detector so failovers complete within the run, and up to
+ * `maxFaults` random faults.
+ */
+export function scenarioArb(options: ScenarioArbOptions = {}): fc.Arbitrary<GeneratedScenario> {
+  const bugNames = options.bugs ?? [];
+  return fc
+    .record({
+      seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      durationMs: fc.integer({ min: 2000, max: 4000 }),
+      nodes: fc.integer({ min: 2, max: 4 }),
+      segments: fc.integer({ min: 8, max: 16 }),
+      replicas: fc.integer({ min: 0, max: 2 }),
+      heartbeatMs: fc.integer({ min: 20, max: 200 }),
+      failureTimeoutMs: fc.integer({ min: 100, max: 1200 }),
+      migrationBaseMs: fc.integer({ min: 0, max: 300 }),
+      catchUpBaseMs: fc.integer({ min: 0, max: 600 }),
+      handoffMs: fc.integer({ min: 0, max: 400 }),
+      maxAttempts: fc.integer({ min: 1, max: 5 }),
+      disableRetries: fc.boolean(),
+      operationTimeoutMs: fc.oneof(fc.constant<'infinite'>('infinite'), fc.integer({ min: 0, max: 3000 }), fc.constant(60_000)),
+      attemptTimeoutMs: fc.integer({ min: 20, max: 1000 }),
+      backoffMillis: fc.integer({ min: 0, max: 200 }),
+      refreshWaitBudgetMs: fc.integer({ min: 0, max: 2000 }),
+      bugsOn: fc.subarray([...bugNames]),
+      concurrency: fc.integer({ min: 4, max: 16 }),
+      thinkMs: fc.integer({ min: 4, max: 12 }),
+      mix: fc.record({
+        get: fc.integer({ min: 0, max: 4 }),
+        put: fc.integer({ min: 0, max: 4 }),
+        delete: fc.integer({ min: 0, max: 2 }),
+        cas: fc.integer({ min: 0, max: 3 }),
+        createOnce: fc.integer({ min: 0, max: 3 }),
+      }),
+      faults: fc.array(rawFault, { maxLength: options.maxFaults ?? 6 }),
+    })
+    .map((r): GeneratedScenario => {
+      const replicas = Math.min(r.replicas, r.nodes - 1);
+      const bugs = Object.fromEntries(BUG_TOGGLES.map((b) => [b, r.bugsOn.includes(b)])) as unknown as BugToggles;
+      return {
+        name: 'property',
+        seed: r.seed,
+        durationMs: r.durationMs,
+        cluster: {
+          nodes: r.nodes,
+          segments: r.segments,
+          replicas,
+          heartbeatMs: r.heartbeatMs,
+          failureTimeoutMs: r.failureTimeoutMs,
+          migrationBaseMs: r.migrationBaseMs,
+          catchUpBaseMs: r.catchUpBaseMs,
+          handoffMs: r.handoffMs,
+        },
+        client: {
+          ...(options.varyBudget ? { maxAttempts: r.maxAttempts, disableRetries: r.disableRetries } : {}),
+          operationTimeoutMs: r.operationTimeoutMs,
+          attemptTimeoutMs: r.attemptTimeoutMs,
+          backoffMillis: r.backoffMillis,
+          refreshWaitBudgetMs: r.refreshWaitBudgetMs,
+        },
+        bugs,
+        workload: {
+          concurrency: r.concurrency,
+          thinkMs: r.thinkMs,
+          keys: 50,
+          mix: r.mix.get + r.mix.put + r.mix.delete + r.mix.cas + r.mix.createOnce === 0 ? { ...r.mix, get: 1, put: 1 } : r.mix,
+        },
+        faults: toSchedule(r.faults, r.nodes, r.durationMs),
+      };
+    });
+}
