@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CLIENT_CONFIG } from '../client/config';
+import { INVARIANTS, type InvariantCheck } from '../sim/invariants';
+import { findPreset } from '../sim/presets';
+import { runScenario, type RunSummary } from '../sim/runScenario';
+import { loadScenario } from '../sim/scenario';
+import { compareRuns, comparisonFor, defaultComparison, defaultFaultWindow, opsPerSecondIn, scenarioFor, timeToRecoverMs, type MetricId, type RunComparison } from './compare';
+
+const checks = (over: Partial<Record<string, Partial<InvariantCheck>>> = {}): InvariantCheck[] =>
+  INVARIANTS.map((name) => ({ name, ok: true, violations: 0, expected: false, detail: '', examples: [], ...over[name] }));
+
+/** a hand-made summary: only the fields the comparison reads matter */
+function summary(o: { ops?: number; failed?: number; attempts?: number; maxPerOp?: number; executed?: number; peakReq?: number; peakExec?: number; series?: number[]; faults?: number[]; invariants?: InvariantCheck[] }): RunSummary {
+  const series = o.series ?? [];
+  const zeros = series.map(() => 0);
+  return {
+    scenario: 'hand-made',
+    seed: 1,
+    durationMs: series.length * 1000,
+    client: DEFAULT_CLIENT_CONFIG,
+    ops: { total: o.ops ?? 0, ok: (o.ops ?? 0) - (o.failed ?? 0), failed: o.failed ?? 0, realAnswers: 0, inFlightAtEnd: 0, byStatus: {}, endReasons: {} },
+    attempts: { total: o.attempts ?? 0, retries: 0, maxPerOp: o.maxPerOp ?? 0, histogram: {} },
+    statuses: {},
+    backoff: { count: 0, meanMs: 0 },
+    refresh: { requested: 0, executed: o.executed ?? 0, coalesced: 0, debounced: 0, waitAbandoned: 0, failed: 0, peakRequestsPerSecond: o.peakReq ?? 0, peakExecutedPerSecond: o.peakExec ?? 0, debounceCeilingPerSecond: 2 },
+    latencyMs: { p50: 0, p95: 0, p99: 0, max: 0 },
+    throughput: { bucketMs: 1000, series, healthy: series, affected: zeros, failed: zeros },
+    parked: { attempt: zeros, refreshWait: zeros, backoff: zeros },
+    workload: { transactions: 0, casRereads: 0, casSucceeded: 0, casGaveUp: 0, createOnceAlreadyDone: 0, rejected: 0 },
+    writes: { duplicateApplies: 0, duplicateOps: 0, examples: [] },
+    faults: (o.faults ?? []).map((atMs) => ({ atMs, action: 'failover' as const, node: 1 })),
+    cluster: { epoch: 1, nodes: [] },
+    invariants: { ok: true, checks: o.invariants ?? checks() },
+  };
+}
+
+const m = (c: RunComparison, id: MetricId) => c.metrics.find((x) => x.id === id);
+
+describe('compareRuns on hand-made summaries', () => {
+  const a = summary({ ops: 100, failed: 10, attempts: 130, maxPerOp: 3, executed: 4, peakReq: 20, peakExec: 2, series: [100, 100, 100, 40, 50, 95, 100, 100, 100, 100], faults: [3000] });
+  const b = summary({
+    ops: 80,
+    failed: 0,
+    attempts: 240,
+    maxPerOp: 12,
+    executed: 9,
+    peakReq: 75,
+    peakExec: 2,
+    series: [100, 100, 100, 10, 0, 0, 0, 20, 95, 100],
+    faults: [3000],
+    invariants: checks({ attemptBudgetKept: { ok: false, expected: true, violations: 7 } }),
+  });
+  const c = compareRuns(a, b);
+
+  it('computes every named metric with a, b and b − a', () => {
+    expect(m(c, 'attemptsPerOp')).toMatchObject({ a: 1.3, b: 3, delta: 1.7, better: 'lower' });
+    expect(m(c, 'maxAttemptsPerOp')).toMatchObject({ a: 3, b: 12, delta: 9 });
+    expect(m(c, 'refreshesExecuted')).toMatchObject({ a: 4, b: 9, delta: 5 });
+    expect(m(c, 'peakRefreshRequestsPerSecond')).toMatchObject({ a: 20, b: 75, delta: 55 });
+    expect(m(c, 'peakRefreshesExecutedPerSecond')).toMatchObject({ a: 2, b: 2, delta: 0 });
+    expect(m(c, 'failedOps')).toMatchObject({ a: 10, b: 0, delta: -10 });
+    // default window: first fault (3 s) .. +5 s = buckets 3..7
+    expect(c.faultWindow).toEqual({ fromMs: 3000, toMs: 8000 });
+    expect(m(c, 'opsPerSecondInFaultWindow')).toMatchObject({ a: 77, b: 6, delta: -71, better: 'higher' });
+    // pre-fault mean 100 → recovered at ≥ 90: a at bucket 5 (2 s), b at bucket 8 (5 s)
+    expect(m(c, 'timeToRecoverMs')).toMatchObject({ a: 2000, b: 5000, delta: 3000 });
+  });
+
+  it('reports invariant verdicts side by side', () => {
+    expect(c.invariants.find((i) => i.name === 'attemptBudgetKept')).toEqual({ name: 'attemptBudgetKept', a: 'ok', b: 'expected', violationsA: 0, violationsB: 7 });
+    const bad = summary({ invariants: checks({ noLostAckedWrites: { ok: false, violations: 1 } }) });
+    expect(compareRuns(a, bad).invariants.find((i) => i.name === 'noLostAckedWrites')).toMatchObject({ a: 'ok', b: 'violated', violationsB: 1 });
+  });
+
+  it('an explicit fault window overrides the default', () => {
+    const w = compareRuns(a, b, { fromMs: 4000, toMs: 5000 });
+    expect(w.faultWindow).toEqual({ fromMs: 4000, toMs: 5000 });
+    expect(m(w, 'opsPerSecondInFaultWindow')).toMatchObject({ a: 50, b: 0 });
+    expect(opsPerSecondIn(a, { fromMs: 3500, toMs: 4500 })).toBe(45);
+  });
+
+  it('no fault, no ops, never recovered, never dipped', () => {
+    const calm = summary({ series: [10, 10, 10] });
+    const cc = compareRuns(calm, calm);
+    expect(cc.faultWindow).toBeNull();
+    expect(m(cc, 'opsPerSecondInFaultWindow')).toMatchObject({ a: null, b: null, delta: null });
+    expect(m(cc, 'timeToRecoverMs')).toMatchObject({ a: null, b: null });
+    expect(m(cc, 'attemptsPerOp')).toMatchObject({ a: null, delta: null });
+    expect(timeToRecoverMs(summary({ series: [100, 100, 10, 10], faults: [2000] }), 2000)).toBeNull();
+    expect(timeToRecoverMs(summary({ series: [100, 100, 95, 100], faults: [2000] }), 2000)).toBe(0);
+    expect(timeToRecoverMs(summary({ series: [100, 100, 10, 100], faults: [500] }), 500)).toBeNull();
+    expect(defaultFaultWindow(summary({ faults: [7000, 2000] }))).toEqual({ fromMs: 2000, toMs: 7000 });
+  });
+});
+
+describe('compareRuns on the real presets', () => {
+  it('failover (fixed) vs refresh-storm (bug): more attempts, a refresh storm and a collapse in the fault window', () => {
+    const fixed = runScenario(loadScenario(findPreset('failover')?.input)).summary;
+    const storm = runScenario(loadScenario(findPreset('refresh-storm')?.input)).summary;
+    const c = compareRuns(fixed, storm);
+    expect(c.faultWindow).toEqual({ fromMs: 5000, toMs: 10_000 });
+    const amp = m(c, 'attemptsPerOp');
+    expect(amp?.b).toBeGreaterThan(amp?.a ?? Infinity);
+    expect(m(c, 'maxAttemptsPerOp')?.a).toBeLessThanOrEqual(3);
+    expect(m(c, 'maxAttemptsPerOp')?.b).toBeGreaterThan(3);
+    expect(m(c, 'peakRefreshRequestsPerSecond')?.delta).toBeGreaterThan(0);
+    const window = m(c, 'opsPerSecondInFaultWindow');
+    expect(window?.b).toBeLessThan(0.8 * (window?.a ?? 0));
+    const ttr = m(c, 'timeToRecoverMs');
+    expect(ttr?.a).not.toBeNull();
+    expect(ttr?.b).toBeGreaterThanOrEqual(ttr?.a ?? Infinity);
+    // the fixed client fails dead-segment ops fast; the buggy one retries them instead
+    expect(m(c, 'failedOps')?.a).toBeGreaterThan(m(c, 'failedOps')?.b ?? Infinity);
+    expect(c.invariants.find((i) => i.name === 'attemptBudgetKept')).toMatchObject({ a: 'ok', b: 'expected' });
+    expect(c.invariants.every((i) => i.a === 'ok')).toBe(true);
+  }, 60_000);
+});
+
+describe('defaultComparison', () => {
+  it('a scenario with no toggle on: the storm toggle off vs on — the pair is failover vs refresh-storm', () => {
+    const failover = loadScenario(findPreset('failover')?.input);
+    const pair = defaultComparison(failover);
+    expect(pair.toggle).toBe('deadlineReplacesAttempts');
+    expect(pair.a.client).toEqual(failover.client);
+    expect(pair.b.client).toEqual(loadScenario(findPreset('refresh-storm')?.input).client);
+    expect(scenarioFor(failover, pair.b).client.bugs.deadlineReplacesAttempts).toBe(true);
+    expect(pair.a.label).toMatch(/off/);
+    expect(pair.b.label).toMatch(/on/);
+  });
+
+  it('a scenario with a toggle on compares that toggle, other settings unchanged', () => {
+    const herd = loadScenario(findPreset('herd')?.input);
+    const pair = defaultComparison(herd);
+    expect(pair.toggle).toBe('noRefreshCoalescing');
+    expect(pair.a.client.bugs.noRefreshCoalescing).toBe(false);
+    expect(pair.b.client).toEqual(herd.client);
+    const both = { ...herd, client: { ...herd.client, bugs: { ...herd.client.bugs, deadlineReplacesAttempts: true } } };
+    expect(defaultComparison(both).toggle).toBe('deadlineReplacesAttempts');
+    expect(defaultComparison(both).a.client.bugs.noRefreshCoalescing).toBe(true);
+    expect(comparisonFor(herd, 'retryConflict').b.client.bugs).toMatchObject({ retryConflict: true, noRefreshCoalescing: true });
+  });
+});
