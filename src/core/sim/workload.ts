@@ -5,7 +5,7 @@
  * create-once. Every user has its own RNG stream, so its key sequence does
  * not depend on the client's behaviour.
  */
-import type { OpResult, ZarisClient } from '../client/ZarisClient';
+import type { ZarisClient } from '../client/ZarisClient';
 import { KvStatus } from '../domain/status';
 import type { Rng } from '../rng';
 import type { Scheduler } from '../time/scheduler';
@@ -54,10 +54,7 @@ export class Workload {
   }
 
   start(): void {
-    for (let vu = 0; vu < this.config.concurrency; vu++) {
-      const rng = this.rng.stream(100 + vu);
-      this.loop(vu, rng);
-    }
+    for (let vu = 0; vu < this.config.concurrency; vu++) this.user(vu, this.rng.stream(100 + vu));
     if (this.config.ratePerSec > 0) this.arrive(this.rng.stream(1));
   }
 
@@ -66,31 +63,42 @@ export class Workload {
     this.stopped = true;
   }
 
-  private loop(vu: number, rng: Rng): void {
-    if (this.stopped) return;
-    this.transaction(vu, rng, () => {
-      if (this.config.thinkMs > 0) this.scheduler.setTimer(this.config.thinkMs, () => this.loop(vu, rng));
-      else this.loop(vu, rng);
-    });
+  /** a closed-loop user: one transaction after another (after a think time), until stopped */
+  private user(vu: number, rng: Rng): void {
+    const thinkMs = this.config.thinkMs;
+    const next = (): void => {
+      if (this.stopped) return;
+      this.transaction(vu, rng, thinkMs > 0 ? think : next);
+    };
+    const think = (): void => {
+      this.scheduler.setTimer(thinkMs, next);
+    };
+    next();
   }
 
   private arrive(rng: Rng): void {
     const mean = 1000 / this.config.ratePerSec;
+    // Arrival times follow the Poisson process exactly; a wake-up serves every
+    // arrival already due (real timers are coarser than sub-ms gaps; in virtual
+    // time each wake-up serves exactly one).
+    let due = this.scheduler.now() + rng.exp(mean);
     const tick = (): void => {
-      if (this.stopped) return;
-      const slot = this.freeSlots.pop();
-      if (slot === undefined) {
-        this.stats.rejected++;
-      } else {
-        this.inFlight++;
-        this.transaction(this.config.concurrency + slot, rng, () => {
-          this.inFlight--;
-          this.freeSlots.push(slot);
-        });
+      while (!this.stopped && due <= this.scheduler.now()) {
+        const slot = this.freeSlots.pop();
+        if (slot === undefined) {
+          this.stats.rejected++;
+        } else {
+          this.inFlight++;
+          this.transaction(this.config.concurrency + slot, rng, () => {
+            this.inFlight--;
+            this.freeSlots.push(slot);
+          });
+        }
+        due += rng.exp(mean);
       }
-      this.scheduler.setTimer(rng.exp(mean), tick);
+      if (!this.stopped) this.scheduler.setTimer(due - this.scheduler.now(), tick);
     };
-    this.scheduler.setTimer(rng.exp(mean), tick);
+    this.scheduler.setTimer(due - this.scheduler.now(), tick);
   }
 
   private pickKey(rng: Rng): string {
@@ -118,16 +126,15 @@ export class Workload {
     const key = this.pickKey(rng);
     const kind = this.pickKind(rng);
     const client = this.client;
-    const after = (_r: OpResult): void => done();
     switch (kind) {
       case 'get':
-        client.execute({ kind: 'get', key, vu }, after);
+        client.execute({ kind: 'get', key, vu }, done);
         return;
       case 'put':
-        client.execute({ kind: 'put', key, value: this.value(vu), vu }, after);
+        client.execute({ kind: 'put', key, value: this.value(vu), vu }, done);
         return;
       case 'delete':
-        client.execute({ kind: 'delete', key, vu }, after);
+        client.execute({ kind: 'delete', key, vu }, done);
         return;
       case 'createOnce':
         client.execute({ kind: 'put', key, value: this.value(vu), cond: { ifAbsent: true }, vu }, (r) => {

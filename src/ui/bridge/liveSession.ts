@@ -40,7 +40,15 @@ export class LiveSession implements PlaygroundControls {
     private readonly listener: SessionListener,
     private scenario: Scenario,
   ) {
-    this.booted = this.boot();
+    this.booted = this.boot().then(() => this.scheduleFaults());
+  }
+
+  /** the scenario's fault schedule, in real time from the session start */
+  private scheduleFaults(): void {
+    for (const f of this.scenario.faults) {
+      const elapsed = performance.timeOrigin + performance.now() - this.originMs;
+      this.faultTimers.push(setTimeout(() => void this.fault(f), Math.max(0, f.atMs - elapsed)));
+    }
   }
 
   private telemetryChannel(): MessagePort {
@@ -157,11 +165,8 @@ export class LiveSession implements PlaygroundControls {
     const wasRunning = this.running;
     this.dispose();
     this.scenario = scenario;
-    this.booted = this.boot();
+    this.booted = this.boot().then(() => this.scheduleFaults());
     await this.booted;
-    for (const f of scenario.faults) {
-      this.faultTimers.push(setTimeout(() => void this.fault(f), Math.max(0, f.atMs - (performance.timeOrigin + performance.now() - this.originMs))));
-    }
     if (wasRunning) await this.start();
   }
 

@@ -1,0 +1,57 @@
+/**
+ * The page: header with the session identity, the control bar on top, the
+ * forms on the left and a responsive grid of panels. Takes the session
+ * (`controls`) and the store as props and hands them down by context.
+ */
+import type { PlaygroundControls } from './bridge/types';
+import { About } from './About';
+import { BugToggles } from './controls/BugToggles';
+import { ClientConfigForm } from './controls/ClientConfigForm';
+import { ControlBar } from './controls/ControlBar';
+import { ControlsProvider } from './controls/ControlsContext';
+import { WorkloadForm } from './controls/WorkloadForm';
+import { Header } from './Header';
+import { PANELS } from './panels/registry';
+import { VisibleCell } from './panels/visibility';
+import type { DashboardStore } from './store/dashboardStore';
+import { StoreProvider, usePublisher } from './store/StoreContext';
+
+export interface DashboardProps {
+  readonly controls: PlaygroundControls;
+  readonly store: DashboardStore;
+}
+
+export function Dashboard({ controls, store }: DashboardProps) {
+  return (
+    <StoreProvider store={store}>
+      <ControlsProvider controls={controls}>
+        <DashboardLayout />
+      </ControlsProvider>
+    </StoreProvider>
+  );
+}
+
+function DashboardLayout() {
+  usePublisher();
+  return (
+    <div className="app">
+      <Header />
+      <ControlBar />
+      <div className="main">
+        <aside className="sidebar" aria-label="Settings">
+          <BugToggles />
+          <ClientConfigForm />
+          <WorkloadForm />
+          <About />
+        </aside>
+        <main className="grid">
+          {PANELS.map((p) => (
+            <VisibleCell key={p.id} id={p.id} className={`cell span-${p.span}`}>
+              <p.Component />
+            </VisibleCell>
+          ))}
+        </main>
+      </div>
+    </div>
+  );
+}

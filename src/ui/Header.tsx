@@ -1,0 +1,62 @@
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { BUG_HELP } from './controls/BugToggles';
+import { formatNumber } from './panels/chart/format';
+import { selectBugsOn, selectConfigSummary, selectDebounceCeiling, selectHeadline, selectStaleCount, selectWorkloadSummary } from './store/selectors';
+import { useDashboard } from './store/StoreContext';
+
+/** product name, session identity (scenario, seed, config, toggles) and headline figures */
+export function Header() {
+  const { session, config, workload, snap, cluster, client } = useDashboard(
+    useShallow((s) => ({ session: s.session, config: s.clientConfig, workload: s.workload, snap: s.snapshot, cluster: s.cluster, client: s.client })),
+  );
+  const h = useMemo(() => selectHeadline(snap), [snap]);
+  const bugs = selectBugsOn(config.bugs);
+  const ceiling = selectDebounceCeiling(config.refreshDebounceMs, config.bugs.noRefreshDebounce);
+  const kpis: { label: string; value: string; tone?: 'bad' | 'warn' }[] = [
+    { label: 'ops / s', value: formatNumber(h.opsPerSec) },
+    { label: 'failed / s', value: formatNumber(h.failedPerSec), ...(h.failedPerSec > 0 ? { tone: 'bad' as const } : {}) },
+    { label: 'retries / s', value: formatNumber(h.retriesPerSec) },
+    { label: ceiling !== null ? `refreshes / s (ceiling ${formatNumber(ceiling)})` : 'refreshes / s', value: formatNumber(h.refreshesPerSec), ...(ceiling !== null && h.refreshesPerSec > ceiling ? { tone: 'warn' as const } : {}) },
+    { label: 'p99 latency', value: h.p99Ms === null ? '—' : `${formatNumber(h.p99Ms)} ms` },
+    { label: 'in flight', value: formatNumber(h.inFlight) },
+    { label: 'stale segments', value: String(selectStaleCount(cluster, client)) },
+  ];
+  return (
+    <header className="app-header">
+      <div className="brand">
+        <h1>Zaris Churn Lab</h1>
+        <p className="tagline">a real client under ownership churn</p>
+      </div>
+      <div className="identity" aria-label="Session">
+        <div>
+          <span className="k">scenario</span> <b>{session.scenario}</b> <span className="k">seed</span> <b>{session.seed}</b> <span className="k">cluster</span>{' '}
+          <b>
+            {cluster?.nodes.length ?? session.nodes} nodes · {session.segments} segments
+          </b>
+        </div>
+        <div className="k">{selectConfigSummary(config)}</div>
+        <div className="k">{selectWorkloadSummary(workload)}</div>
+        <div className="toggles">
+          {bugs.length === 0 ? (
+            <span className="badge ok">no bug toggles on</span>
+          ) : (
+            bugs.map((b) => (
+              <span key={b} className="badge bad" title={BUG_HELP[b].help}>
+                bug on: {BUG_HELP[b].label}
+              </span>
+            ))
+          )}
+        </div>
+      </div>
+      <dl className="kpis">
+        {kpis.map((k) => (
+          <div key={k.label} className={`kpi ${k.tone ?? ''}`}>
+            <dt>{k.label}</dt>
+            <dd>{k.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </header>
+  );
+}

@@ -1,0 +1,58 @@
+import { PRESETS, findPreset } from '../../core/sim/presets';
+import { useShallow } from 'zustand/react/shallow';
+import { useDashboard } from '../store/StoreContext';
+import { useSessionActions } from './ControlsContext';
+import { FaultControls } from './FaultControls';
+import { FormErrors } from './Field';
+
+/** Start/Pause, the scenario preset, and the fault buttons */
+export function ControlBar() {
+  const { running, busy, presetId, sessionError, lastT, scenarioIssues } = useDashboard(
+    useShallow((s) => ({
+      running: s.running,
+      busy: s.busy,
+      presetId: s.presetId,
+      sessionError: s.sessionError,
+      lastT: s.snapshot.totals.lastT,
+      scenarioIssues: s.formErrors.scenario,
+    })),
+  );
+  const actions = useSessionActions();
+  const preset = findPreset(presetId);
+  const description = preset !== undefined && typeof preset.input === 'object' && preset.input !== null && 'description' in preset.input ? String(preset.input.description) : '';
+  return (
+    <div className="control-bar">
+      <div className="run">
+        <button
+          type="button"
+          className={`btn run-btn ${running ? 'pause' : 'start'}`}
+          onClick={() => void (running ? actions.pause() : actions.start())}
+          disabled={busy}
+        >
+          {running ? 'Pause' : 'Start'}
+        </button>
+        <span className={`state ${running ? 'live' : ''}`} aria-live="polite">
+          {running ? 'running' : 'paused'} · t = {(lastT / 1000).toFixed(1)} s
+        </span>
+      </div>
+      <label className="preset">
+        scenario
+        <select value={presetId} onChange={(e) => void actions.loadPreset(e.target.value)} aria-label="Scenario preset" title={description}>
+          {presetId === '' ? <option value="">—</option> : null}
+          {PRESETS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <FaultControls />
+      <FormErrors issues={scenarioIssues} what="Scenario" />
+      {sessionError ? (
+        <div className="session-error" role="alert">
+          {sessionError}
+        </div>
+      ) : null}
+    </div>
+  );
+}

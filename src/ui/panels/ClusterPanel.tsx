@@ -1,0 +1,77 @@
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { selectEpochs, selectNodeCards, selectSegmentCells, selectStaleCount, type SegmentCell } from '../store/selectors';
+import { useDashboard } from '../store/StoreContext';
+import { NODE_STATUS_STYLE, nodeColor, SEGMENT_PHASE_STYLE, type SeriesStyle } from '../theme/statusColors';
+import { ChartFrame } from './chart/ChartFrame';
+
+const STALE_STYLE: SeriesStyle = { label: "client's map disagrees (stale)", color: '#f8fafc' };
+
+function cellTitle(c: SegmentCell): string {
+  const owner = c.owner < 0 ? 'no owner' : `owner n${c.owner}`;
+  const client = c.stale ? `; client routes to ${c.clientOwner < 0 ? 'nobody' : `n${c.clientOwner}`}` : '';
+  return `segment ${c.segment}: ${owner}${c.phase === 'stable' ? '' : `, ${c.phase}`}${client}; replicas ${c.replicas.map((r) => `n${r}`).join(', ') || '—'}`;
+}
+
+/** nodes, the segment → active owner grid, and the client's view of it */
+export function ClusterPanel() {
+  const { cluster, client } = useDashboard(useShallow((s) => ({ cluster: s.cluster, client: s.client })));
+  const nodes = useMemo(() => selectNodeCards(cluster, client), [cluster, client]);
+  const cells = useMemo(() => selectSegmentCells(cluster, client), [cluster, client]);
+  const epochs = selectEpochs(cluster, client);
+  const stale = selectStaleCount(cluster, client);
+  const legend: SeriesStyle[] = [
+    ...nodes.map((n) => ({ label: `owner n${n.id}`, color: nodeColor(n.id) })),
+    { label: 'no owner', color: nodeColor(-1) },
+    SEGMENT_PHASE_STYLE.migrating,
+    SEGMENT_PHASE_STYLE.transitioning,
+    STALE_STYLE,
+  ];
+  return (
+    <ChartFrame
+      title="Cluster"
+      units="segments by active owner"
+      legend={legend}
+      empty={cluster === null}
+      emptyText="No cluster view yet — press Start."
+      aside={
+        <span className="stat" aria-label="epochs">
+          epoch {epochs.cluster ?? '—'} <small>cluster</small> · {epochs.client ?? '—'} <small>client map</small>
+          {epochs.behind > 0 ? <b className="warn"> {epochs.behind} behind</b> : null}
+        </span>
+      }
+    >
+      <div className="nodes">
+        {nodes.map((n) => (
+          <div key={n.id} className="node-card" style={{ borderLeftColor: nodeColor(n.id) }} aria-label={`node ${n.id} ${n.status}`}>
+            <div className="node-name">
+              Node {n.id}
+              <span className="pill" style={{ background: NODE_STATUS_STYLE[n.status].color }}>
+                {NODE_STATUS_STYLE[n.status].label}
+              </span>
+            </div>
+            <div className="node-stats">
+              owns <b>{n.owned}</b> · replica of <b>{n.replicaOf}</b> · client routes <b>{n.clientRouted}</b>
+            </div>
+            {n.declaredDead ? <div className="node-note">declared dead by the detector</div> : null}
+          </div>
+        ))}
+      </div>
+      <div className="segment-grid" role="img" aria-label={`${cells.length} segments, ${stale} where the client's map is stale`}>
+        {cells.map((c) => (
+          <div
+            key={c.segment}
+            className={`seg ${c.phase} ${c.stale ? 'stale' : ''}`}
+            style={{ backgroundColor: nodeColor(c.owner), outlineColor: SEGMENT_PHASE_STYLE[c.phase].color }}
+            title={cellTitle(c)}
+          >
+            {c.segment}
+          </div>
+        ))}
+      </div>
+      <p className="panel-foot">
+        {stale === 0 ? "The client's map agrees with the cluster on every segment." : `The client's map is stale for ${stale} segment${stale === 1 ? '' : 's'} (marked): its next attempt there goes to the wrong node.`}
+      </p>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,45 @@
+import { useMemo } from 'react';
+import { selectInvariantRows, type Verdict } from '../store/selectors';
+import { ChartFrame } from './chart/ChartFrame';
+import { usePanelSnapshot } from './visibility';
+
+const VERDICT: Readonly<Record<Verdict, { label: string; className: string }>> = {
+  pending: { label: 'waiting for events', className: 'badge muted' },
+  ok: { label: 'bounds kept', className: 'badge ok' },
+  expected: { label: 'violated — explained by a bug toggle', className: 'badge expected' },
+  violated: { label: 'VIOLATED', className: 'badge bad' },
+};
+
+/** SPEC §11 invariants checked live over the event stream, with counterexample op ids */
+export function InvariantsPanel() {
+  const report = usePanelSnapshot().invariants;
+  const { verdict, rows } = useMemo(() => selectInvariantRows(report), [report]);
+  return (
+    <ChartFrame
+      title="Invariants"
+      units="this session"
+      hint="Checked live on every event. Counterexamples are op ids: filter the event log by one to see its attempts."
+      aside={<span className={VERDICT[verdict].className}>{VERDICT[verdict].label}</span>}
+      empty={rows.length === 0}
+      emptyText="No operations yet."
+    >
+      <ul className="invariants">
+        {rows.map((r) => (
+          <li key={r.name} className={`inv ${r.verdict}`}>
+            <div className="inv-head">
+              <span className={VERDICT[r.verdict].className}>{r.verdict === 'ok' ? 'ok' : r.verdict === 'expected' ? 'expected' : 'violated'}</span>
+              <b>{r.label}</b>
+              {r.violations > 0 ? <span className="count">{r.violations}×</span> : null}
+            </div>
+            <div className="inv-detail">{r.detail}</div>
+            {r.examples.length > 0 ? (
+              <div className="inv-examples">
+                counterexample ops: {r.examples.map((op) => <code key={op}>{op}</code>)}
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,25 @@
+import { useMemo } from 'react';
+import { selectLatencyQuantiles } from '../store/selectors';
+import { LATENCY_STYLE } from '../theme/statusColors';
+import { ChartFrame } from './chart/ChartFrame';
+import { TimeChart, type TimeSeries } from './chart/TimeChart';
+import { useTimeWindow } from './useTimeWindow';
+
+const SERIES: TimeSeries[] = (['p50', 'p95', 'p99'] as const).map((k) => ({ key: k, ...LATENCY_STYLE[k], kind: 'line' }));
+
+/** operation latency quantiles over time (log scale) */
+export function LatencyPanel() {
+  const { snap, domain, markers, empty } = useTimeWindow();
+  const rows = useMemo(() => selectLatencyQuantiles(snap), [snap]);
+  return (
+    <ChartFrame
+      title="Latency"
+      units="ms (log scale)"
+      hint="Operation latency from start to end (all attempts, refresh waits and backoff included), per 500 ms, from per-bucket log histograms (±10 %)."
+      legend={SERIES}
+      empty={empty}
+    >
+      <TimeChart rows={rows} series={SERIES} domain={domain} markers={markers} unit="ms" log height={250} />
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,62 @@
+import { useMemo } from 'react';
+import { selectDebounceCeiling, selectRefreshCallers, selectRefreshRates, selectRefreshTotals } from '../store/selectors';
+import { useDashboard } from '../store/StoreContext';
+import { REFRESH_STYLE } from '../theme/statusColors';
+import { ChartFrame, SubChart } from './chart/ChartFrame';
+import { formatNumber } from './chart/format';
+import { TimeChart, type TimeSeries } from './chart/TimeChart';
+import { useTimeWindow } from './useTimeWindow';
+
+const REQUESTS: TimeSeries[] = (['requested', 'coalesced', 'debounced', 'waitAbandoned'] as const).map((k) => ({ key: k, ...REFRESH_STYLE[k], kind: 'line' }));
+const EXECUTED: TimeSeries[] = (['executed', 'failed'] as const).map((k) => ({ key: k, ...REFRESH_STYLE[k], kind: 'line' }));
+const CALLERS: TimeSeries[] = [
+  { key: 'mean', label: 'callers per refresh (mean)', color: '#44BB99', kind: 'line' },
+  { key: 'max', label: 'callers per refresh (max)', color: '#BBCC33', kind: 'line', dashed: true },
+];
+const CEILING_COLOR = '#f8fafc';
+
+/** one refresh, not a thundering herd: requests vs executed refreshes vs the debounce ceiling */
+export function RefreshPanel() {
+  const { snap, domain, markers, empty } = useTimeWindow();
+  const debounceMs = useDashboard((s) => s.clientConfig.refreshDebounceMs);
+  const noDebounce = useDashboard((s) => s.clientConfig.bugs.noRefreshDebounce);
+  const rates = useMemo(() => selectRefreshRates(snap), [snap]);
+  const callers = useMemo(() => selectRefreshCallers(snap), [snap]);
+  const totals = useMemo(() => selectRefreshTotals(snap), [snap]);
+  const ceiling = selectDebounceCeiling(debounceMs, noDebounce);
+  const merged = totals.requested > 0 ? (100 * (totals.coalesced + totals.debounced)) / totals.requested : null;
+  return (
+    <ChartFrame
+      title="Map refresh coalescing"
+      units="per s"
+      hint="Refresh requests ride a running refresh (coalesced) or are dropped inside the debounce window; executed refreshes should stay under the debounce ceiling."
+      legend={[...REQUESTS, ...EXECUTED, ...CALLERS, ...(ceiling !== null ? [{ label: `debounce ceiling (1000 / ${debounceMs} ms)`, color: CEILING_COLOR }] : [])]}
+      empty={empty}
+      aside={
+        <span className="stat">
+          {merged === null ? '—' : `${formatNumber(merged)} %`} <small>requests merged · {formatNumber(totals.executed)} executed in 60 s</small>
+        </span>
+      }
+    >
+      <div className="split-3">
+        <SubChart title="Requests" units="per s">
+          <TimeChart rows={rates} series={REQUESTS} domain={domain} markers={markers} unit="/s" height={200} />
+        </SubChart>
+        <SubChart title="Executed vs debounce ceiling" units="refreshes / s">
+          <TimeChart
+            rows={rates}
+            series={EXECUTED}
+            domain={domain}
+            markers={markers}
+            unit="refreshes/s"
+            height={200}
+            refs={ceiling !== null ? [{ y: ceiling, label: `ceiling ${formatNumber(ceiling)}/s`, color: CEILING_COLOR }] : []}
+          />
+        </SubChart>
+        <SubChart title="Callers per executed refresh" units="callers">
+          <TimeChart rows={callers} series={CALLERS} domain={domain} markers={markers} unit="callers" height={200} />
+        </SubChart>
+      </div>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,71 @@
+import { useMemo } from 'react';
+import { selectAttemptsPerOp, selectBackoffByOutcome, selectEndReasons, selectRetryRate } from '../store/selectors';
+import { useDashboard } from '../store/StoreContext';
+import { END_REASON_STYLE, OUTCOME_STYLE } from '../theme/statusColors';
+import { BarList, type BarItem } from './chart/BarList';
+import { ChartFrame, SubChart } from './chart/ChartFrame';
+import { formatNumber } from './chart/format';
+import { TimeChart, type TimeSeries } from './chart/TimeChart';
+import { useTimeWindow } from './useTimeWindow';
+
+const RETRIES: TimeSeries[] = [{ key: 'retries', label: 'retries (attempts after the first)', color: '#77AADD', kind: 'area' }];
+const WITHIN = '#77AADD';
+const OVER = '#EE6677';
+
+/** how hard the client retries, how long it sleeps and why operations end */
+export function RetriesPanel() {
+  const { snap, domain, markers, empty } = useTimeWindow();
+  const budget = useDashboard((s) => (s.clientConfig.disableRetries ? 1 : s.clientConfig.maxAttempts));
+  const rate = useMemo(() => selectRetryRate(snap), [snap]);
+  const perOp = useMemo(
+    (): BarItem[] =>
+      selectAttemptsPerOp(snap).map((b) => ({
+        key: b.bin,
+        label: b.bin,
+        value: b.ops,
+        color: b.low > budget ? OVER : WITHIN,
+        ...(b.low === budget + 1 ? { mark: `budget ${budget}` } : {}),
+      })),
+    [snap, budget],
+  );
+  const backoff = useMemo(
+    (): BarItem[] =>
+      selectBackoffByOutcome(snap).map((b) => ({
+        key: b.outcome,
+        label: OUTCOME_STYLE[b.outcome].label,
+        value: b.meanMs,
+        ghost: b.maxMs,
+        color: OUTCOME_STYLE[b.outcome].color,
+        note: `max ${formatNumber(b.maxMs)} ms · ${formatNumber(b.count)}×`,
+      })),
+    [snap],
+  );
+  const reasons = useMemo(
+    (): BarItem[] => selectEndReasons(snap).map((r) => ({ key: r.reason, label: END_REASON_STYLE[r.reason].label, value: r.ops, color: END_REASON_STYLE[r.reason].color })),
+    [snap],
+  );
+  return (
+    <ChartFrame
+      title="Retries"
+      units="last 60 s"
+      hint="Retries per second; attempts per operation against the budget; backoff sleeps by the status that caused them (Migrating sleeps ×8); why operations ended."
+      legend={[RETRIES[0] as TimeSeries, { label: `within budget (≤ ${budget})`, color: WITHIN }, { label: 'over budget', color: OVER }]}
+      empty={empty}
+    >
+      <div className="split-2">
+        <SubChart title="Retries" units="per s">
+          <TimeChart rows={rate} series={RETRIES} domain={domain} markers={markers} unit="retries/s" height={170} />
+        </SubChart>
+        <SubChart title="Attempts per operation" units="ops">
+          <BarList items={perOp} unit="ops" layout="columns" label="Attempts per operation" />
+        </SubChart>
+        <SubChart title="Backoff delay by status (bar: mean, pale: max)" units="ms">
+          {backoff.length === 0 ? <div className="empty small">No backoff in the window.</div> : <BarList items={backoff} unit="ms" label="Backoff delay by status" />}
+        </SubChart>
+        <SubChart title="Why operations ended" units="ops">
+          <BarList items={reasons} unit="ops" label="Why operations ended" />
+        </SubChart>
+      </div>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,24 @@
+import { useMemo } from 'react';
+import { selectAttemptStatuses } from '../store/selectors';
+import { OUTCOME_STYLE } from '../theme/statusColors';
+import { ChartFrame } from './chart/ChartFrame';
+import { TimeChart } from './chart/TimeChart';
+import { outcomeSeries, useTimeWindow } from './useTimeWindow';
+
+/** every attempt's answer per second, by status or transport error */
+export function StatusesPanel() {
+  const { snap, domain, markers, empty } = useTimeWindow();
+  const { rows, keys } = useMemo(() => selectAttemptStatuses(snap), [snap]);
+  const series = useMemo(() => outcomeSeries(keys, 'area', 'attempts'), [keys]);
+  return (
+    <ChartFrame
+      title="Attempt statuses"
+      units="attempts / s"
+      hint="What each attempt was answered (stacked): routing errors (Moved, ReplicaWriteRejected, OwnershipChanging), holds (Migrating, Unavailable) and transport failures."
+      legend={keys.map((k) => OUTCOME_STYLE[k])}
+      empty={empty}
+    >
+      <TimeChart rows={rows} series={series} domain={domain} markers={markers} unit="attempts/s" height={250} />
+    </ChartFrame>
+  );
+}

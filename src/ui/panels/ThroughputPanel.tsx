@@ -1,0 +1,37 @@
+import { useMemo } from 'react';
+import { selectThroughputByOutcome, selectThroughputSplit } from '../store/selectors';
+import { OUTCOME_STYLE, SPLIT_STYLE } from '../theme/statusColors';
+import { ChartFrame, SubChart } from './chart/ChartFrame';
+import { TimeChart, type TimeSeries } from './chart/TimeChart';
+import { outcomeSeries, useTimeWindow } from './useTimeWindow';
+
+const SPLIT: TimeSeries[] = [
+  { key: 'healthy', ...SPLIT_STYLE.healthy, kind: 'line' },
+  { key: 'affected', ...SPLIT_STYLE.affected, kind: 'line' },
+];
+
+/** operations completed per second by final outcome, and healthy vs fault-affected segments */
+export function ThroughputPanel() {
+  const { snap, domain, markers, empty } = useTimeWindow();
+  const byOutcome = useMemo(() => selectThroughputByOutcome(snap), [snap]);
+  const split = useMemo(() => selectThroughputSplit(snap), [snap]);
+  const series = useMemo(() => outcomeSeries(byOutcome.keys, 'area', 'ops'), [byOutcome.keys]);
+  return (
+    <ChartFrame
+      title="Throughput"
+      units="ops / s"
+      hint="Operations ended per second, stacked by final outcome; right: healthy segments vs segments a fault moved. A collapse on healthy segments too means callers are parked on the affected ones."
+      legend={[...byOutcome.keys.map((k) => OUTCOME_STYLE[k]), SPLIT_STYLE.healthy, SPLIT_STYLE.affected]}
+      empty={empty}
+    >
+      <div className="split-2">
+        <SubChart title="By final outcome (stacked)" units="ops/s">
+          <TimeChart rows={byOutcome.rows} series={series} domain={domain} markers={markers} unit="ops/s" />
+        </SubChart>
+        <SubChart title="Healthy vs affected segments" units="ops/s">
+          <TimeChart rows={split} series={SPLIT} domain={domain} markers={markers} unit="ops/s" />
+        </SubChart>
+      </div>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The one frame every panel uses: title, units, legend (from the series
+ * config), an empty state, and the body. Panels supply data, not styling.
+ */
+import type { ReactNode } from 'react';
+import type { SeriesStyle } from '../../theme/statusColors';
+
+export interface ChartFrameProps {
+  readonly title: string;
+  /** what the numbers are in, e.g. "ops / s" */
+  readonly units?: string;
+  /** one line on what the panel shows and why it matters */
+  readonly hint?: string;
+  readonly legend?: readonly SeriesStyle[];
+  /** true when there is nothing to draw yet */
+  readonly empty?: boolean;
+  readonly emptyText?: string;
+  /** right side of the header (badges, counters) */
+  readonly aside?: ReactNode;
+  readonly className?: string;
+  readonly children: ReactNode;
+}
+
+export function ChartFrame({ title, units, hint, legend, empty, emptyText, aside, className, children }: ChartFrameProps) {
+  const id = `panel-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  return (
+    <section className={`panel ${className ?? ''}`} aria-labelledby={id}>
+      <header className="panel-head">
+        <div className="panel-title">
+          <h2 id={id}>{title}</h2>
+          {units ? <span className="units">{units}</span> : null}
+        </div>
+        {aside ? <div className="panel-aside">{aside}</div> : null}
+      </header>
+      {hint ? <p className="panel-hint">{hint}</p> : null}
+      {legend && legend.length > 0 ? <Legend items={legend} /> : null}
+      <div className="panel-body">{empty ? <div className="empty">{emptyText ?? 'No data yet — press Start.'}</div> : children}</div>
+    </section>
+  );
+}
+
+export function Legend({ items }: { items: readonly SeriesStyle[] }) {
+  return (
+    <ul className="legend" aria-label="legend">
+      {items.map((s) => (
+        <li key={s.label}>
+          <span className="swatch" style={{ background: s.color }} aria-hidden="true" />
+          {s.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** a chart's caption inside a multi-chart panel */
+export function SubChart({ title, units, children }: { title: string; units?: string; children: ReactNode }) {
+  return (
+    <figure className="subchart">
+      <figcaption>
+        {title}
+        {units ? <span className="units">{units}</span> : null}
+      </figcaption>
+      {children}
+    </figure>
+  );
+}

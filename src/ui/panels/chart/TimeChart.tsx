@@ -1,0 +1,139 @@
+/**
+ * The one time-series chart: session seconds on x, fault markers as
+ * vertical lines on every time chart, live-friendly settings (no animation,
+ * no dots), series styled from the one series config.
+ */
+import { memo } from 'react';
+import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { FaultMarker } from '../../store/snapshot';
+import type { TimeRow } from '../../store/selectors';
+import { CHART_THEME, FAULT_STYLE } from '../../theme/statusColors';
+import { formatNumber, markerLanes, tooltipProps } from './format';
+
+export interface TimeSeries {
+  readonly key: string;
+  readonly label: string;
+  readonly color: string;
+  /** stacked areas share a stack id; lines are drawn over them */
+  readonly kind: 'area' | 'line';
+  readonly stack?: string;
+  readonly dashed?: boolean;
+}
+
+export interface HorizontalRef {
+  readonly y: number;
+  readonly label: string;
+  readonly color: string;
+}
+
+export interface TimeChartProps {
+  readonly rows: readonly TimeRow[];
+  readonly series: readonly TimeSeries[];
+  readonly domain: readonly [number, number];
+  readonly markers: readonly (FaultMarker & { readonly sec: number })[];
+  /** unit shown in the tooltip, e.g. "ops/s" */
+  readonly unit: string;
+  readonly height?: number;
+  readonly log?: boolean;
+  readonly refs?: readonly HorizontalRef[];
+}
+
+interface MarkerLabelProps {
+  readonly viewBox?: { readonly x?: number; readonly y?: number };
+  readonly text: string;
+  readonly color: string;
+  readonly lane: number;
+}
+
+/** a fault marker's label at the top of its line, in its lane */
+function MarkerLabel({ viewBox, text, color, lane }: MarkerLabelProps) {
+  const x = (viewBox?.x ?? 0) + 4;
+  const y = (viewBox?.y ?? 0) + 11 + lane * 13;
+  return (
+    <text x={x} y={y} fill={color} fontSize={11} fontWeight={600} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
+      {text}
+    </text>
+  );
+}
+
+function TimeChartImpl({ rows, series, domain, markers, unit, height = 210, log = false, refs = [] }: TimeChartProps) {
+  // labels closer than ~12 % of the window share the top: stack them
+  const lanes = markerLanes(
+    markers.map((m) => m.sec),
+    (domain[1] - domain[0]) * 0.12,
+  );
+  return (
+    <ResponsiveContainer width="100%" height={height}>
+      <ComposedChart data={rows as TimeRow[]} margin={{ top: 14, right: 12, bottom: 0, left: 0 }}>
+        <CartesianGrid stroke={CHART_THEME.grid} strokeDasharray="3 3" vertical={false} />
+        <XAxis
+          dataKey="t"
+          type="number"
+          domain={[domain[0], domain[1]]}
+          allowDataOverflow
+          tickFormatter={(s: number) => `${Math.round(s)}s`}
+          stroke={CHART_THEME.axis}
+          tick={{ fontSize: 11 }}
+          minTickGap={28}
+        />
+        <YAxis
+          stroke={CHART_THEME.axis}
+          tick={{ fontSize: 11 }}
+          width={52}
+          scale={log ? 'log' : 'auto'}
+          domain={log ? ['auto', 'auto'] : [0, 'auto']}
+          allowDataOverflow={log}
+          tickFormatter={(v: number) => formatNumber(v)}
+        />
+        <Tooltip {...tooltipProps(unit, (t) => `t = ${Number(t).toFixed(1)} s`)} />
+        {series.map((s) =>
+          s.kind === 'area' ? (
+            <Area
+              key={s.key}
+              dataKey={s.key}
+              name={s.label}
+              type="monotone"
+              stackId={s.stack}
+              stroke={s.color}
+              fill={s.color}
+              fillOpacity={0.55}
+              strokeWidth={1}
+              isAnimationActive={false}
+              dot={false}
+              activeDot={false}
+            />
+          ) : (
+            <Line
+              key={s.key}
+              dataKey={s.key}
+              name={s.label}
+              type="monotone"
+              stroke={s.color}
+              strokeWidth={2}
+              strokeDasharray={s.dashed ? '5 4' : undefined}
+              isAnimationActive={false}
+              dot={false}
+              activeDot={false}
+              connectNulls={false}
+            />
+          ),
+        )}
+        {refs.map((r) => (
+          <ReferenceLine key={r.label} y={r.y} stroke={r.color} strokeDasharray="6 4" ifOverflow="extendDomain" label={{ value: r.label, position: 'insideTopRight', fill: r.color, fontSize: 11 }} />
+        ))}
+        {markers.map((m, i) => (
+          <ReferenceLine
+            key={`${m.t}-${m.action}-${m.node}`}
+            x={m.sec}
+            stroke={FAULT_STYLE[m.action].color}
+            strokeWidth={1.5}
+            strokeDasharray="4 3"
+            label={<MarkerLabel text={`${FAULT_STYLE[m.action].label}${m.action === 'scaleOut' ? '' : ` n${m.node}`}`} color={FAULT_STYLE[m.action].color} lane={lanes[i] ?? 0} />}
+          />
+        ))}
+      </ComposedChart>
+    </ResponsiveContainer>
+  );
+}
+
+export const TimeChart = memo(TimeChartImpl);

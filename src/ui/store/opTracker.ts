@@ -1,0 +1,81 @@
+/**
+ * In-flight bookkeeping the windowed aggregates need: each open operation's
+ * segment and phase (for the parked gauges and the healthy/affected split)
+ * and each running refresh's callers. Bounded by what is in flight; a hard
+ * cap evicts the oldest entries if a stream ever loses its end events.
+ */
+import { PHASES, type Phase } from './layout';
+
+const PHASE_CODE: Readonly<Record<Phase, number>> = { attempt: 0, refreshWait: 1, backoff: 2 };
+/** entries beyond this are evicted oldest first (a lost op.end must not leak) */
+export const MAX_TRACKED_OPS = 100_000;
+const MAX_TRACKED_REFRESHES = 10_000;
+
+export class OpTracker {
+  /** op → segment × 4 + phase code */
+  private readonly ops = new Map<number, number>();
+  /** refresh id → callers riding it (the starter included) */
+  private readonly refreshes = new Map<number, number>();
+  /** operations in flight per phase (PHASES order) */
+  readonly parked = new Float64Array(PHASES.length);
+
+  private bump(code: number, v: number): void {
+    this.parked[code] = (this.parked[code] as number) + v;
+  }
+
+  get openOps(): number {
+    return this.ops.size;
+  }
+
+  start(op: number, segment: number): void {
+    const old = this.ops.get(op);
+    if (old !== undefined) this.bump(old & 3, -1);
+    this.ops.set(op, segment * 4 + PHASE_CODE.attempt);
+    this.bump(PHASE_CODE.attempt, 1);
+    if (this.ops.size > MAX_TRACKED_OPS) {
+      const oldest = this.ops.keys().next().value as number;
+      this.end(oldest);
+    }
+  }
+
+  phase(op: number, phase: Phase): void {
+    const v = this.ops.get(op);
+    if (v === undefined) return;
+    const code = PHASE_CODE[phase];
+    this.bump(v & 3, -1);
+    this.bump(code, 1);
+    this.ops.set(op, (v & ~3) + code);
+  }
+
+  /** forgets the op; returns its segment (-1 if unknown) */
+  end(op: number): number {
+    const v = this.ops.get(op);
+    if (v === undefined) return -1;
+    this.ops.delete(op);
+    this.bump(v & 3, -1);
+    return v >> 2;
+  }
+
+  refreshStarted(refresh: number): void {
+    this.refreshes.set(refresh, 1);
+    if (this.refreshes.size > MAX_TRACKED_REFRESHES) this.refreshes.delete(this.refreshes.keys().next().value as number);
+  }
+
+  refreshRidden(refresh: number): void {
+    const v = this.refreshes.get(refresh);
+    if (v !== undefined) this.refreshes.set(refresh, v + 1);
+  }
+
+  /** forgets the refresh; returns its callers (1 if it was not seen starting) */
+  refreshEnded(refresh: number): number {
+    const v = this.refreshes.get(refresh) ?? 1;
+    this.refreshes.delete(refresh);
+    return v;
+  }
+
+  clear(): void {
+    this.ops.clear();
+    this.refreshes.clear();
+    this.parked.fill(0);
+  }
+}

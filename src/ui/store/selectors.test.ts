@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CLIENT_CONFIG } from '../../core/client/config';
+import type { ClientView, ClusterView } from '../bridge/types';
+import { createDashboardStore } from './dashboardStore';
+import { latencyBin, latencyBinValue } from './layout';
+import {
+  histogramQuantile,
+  NO_LOG_FILTER,
+  selectAttemptsPerOp,
+  selectAttemptStatuses,
+  selectBackoffByOutcome,
+  selectConfigSummary,
+  selectDebounceCeiling,
+  selectEpochs,
+  selectFilteredEvents,
+  selectHeadline,
+  selectLatencyQuantiles,
+  selectNodeCards,
+  selectParked,
+  selectRefreshCallers,
+  selectSegmentCells,
+  selectStaleCount,
+  selectThroughputByOutcome,
+  selectThroughputSplit,
+  selectTimeDomain,
+} from './selectors';
+import { retriedOp, steadyOps } from './testEvents';
+
+function snapOf(events: ReturnType<typeof retriedOp>) {
+  const store = createDashboardStore();
+  store.getState().ingestEvents(events);
+  store.getState().publish();
+  return store.getState().snapshot;
+}
+
+describe('time-series selectors', () => {
+  it('turns 100 ms buckets into per-second rates on 500 ms steps, leaving out the bucket still filling', () => {
+    // 2 s of one op every 10 ms = 100 ops/s, then one event at 2.5 s to close the window
+    const snap = snapOf([...steadyOps(200, 0, 10, 1), ...steadyOps(1, 2_500, 1, 999)]);
+    const { rows, keys } = selectThroughputByOutcome(snap);
+    expect(keys).toEqual(['Ok']);
+    expect(rows.map((r) => r.t)).toEqual([0.25, 0.75, 1.25, 1.75, 2.25]); // drawn mid-step
+    expect(rows.slice(0, 4).map((r) => r.Ok)).toEqual([100, 100, 100, 100]);
+    expect(rows[4]?.Ok).toBe(0);
+    expect(selectTimeDomain(snap)).toEqual([0, 2.5]);
+    expect(selectThroughputSplit(snap)[0]).toEqual({ t: 0.25, healthy: 100, affected: 0 });
+  });
+
+  it('lists only outcomes seen in the window and counts attempts by outcome', () => {
+    const snap = snapOf([...retriedOp(), ...steadyOps(1, 1_200, 1, 50)]);
+    const { rows, keys } = selectAttemptStatuses(snap);
+    expect(keys).toEqual(['Ok', 'Moved']);
+    expect(rows[0]).toMatchObject({ t: 0.25, Moved: 4, Ok: 2 }); // 2 Moved + 1 Ok in the first 0.5 s = 4/s + 2/s
+  });
+
+  it('summarises retries: attempts-per-op histogram, backoff by status, callers per refresh', () => {
+    const snap = snapOf([...retriedOp(), ...steadyOps(1, 1_200, 1, 50)]);
+    expect(selectAttemptsPerOp(snap).slice(0, 3)).toEqual([
+      { bin: '1', low: 1, ops: 1 },
+      { bin: '2', low: 2, ops: 2 },
+      { bin: '3', low: 3, ops: 0 },
+    ]);
+    expect(selectBackoffByOutcome(snap)).toEqual([
+      { outcome: 'Moved', count: 1, meanMs: 100, maxMs: 100 },
+      { outcome: 'Migrating', count: 1, meanMs: 800, maxMs: 800 },
+    ]);
+    expect(selectRefreshCallers(snap)[0]).toEqual({ t: 0.25, mean: 2, max: 2 });
+    expect(selectRefreshCallers(snap)[1]).toEqual({ t: 0.75, mean: null, max: null });
+  });
+
+  it('gives the parked gauge at the end of each step', () => {
+    const snap = snapOf([...retriedOp(), ...steadyOps(1, 1_200, 1, 50)]);
+    expect(selectParked(snap)[0]).toEqual({ t: 0.25, attempt: 0, refreshWait: 0, backoff: 1 });
+    expect(selectParked(snap)[1]).toEqual({ t: 0.75, attempt: 0, refreshWait: 0, backoff: 0 });
+  });
+
+  it('estimates latency quantiles from the log histogram within one bin', () => {
+    const counts = new Float64Array(88);
+    for (let ms = 1; ms <= 100; ms++) counts[latencyBin(ms)] = (counts[latencyBin(ms)] as number) + 1;
+    const p50 = histogramQuantile(counts, 0.5) as number;
+    const p99 = histogramQuantile(counts, 0.99) as number;
+    expect(p50 / 50).toBeGreaterThan(0.9);
+    expect(p50 / 50).toBeLessThan(1.1);
+    expect(p99 / 99).toBeGreaterThan(0.9);
+    expect(histogramQuantile(new Float64Array(88), 0.5)).toBeNull();
+    expect(latencyBinValue(latencyBin(300))).toBeCloseTo(300, -2);
+    const snap = snapOf([...steadyOps(50, 0, 10, 1), ...steadyOps(1, 1_000, 1, 99)]);
+    expect(selectLatencyQuantiles(snap)[0]?.p50).toBeCloseTo(1, 0);
+  });
+
+  it('draws the debounce ceiling at 1000 / debounce per second (none with the debounce off)', () => {
+    expect(selectDebounceCeiling(500, false)).toBe(2);
+    expect(selectDebounceCeiling(500, true)).toBeNull();
+    expect(selectDebounceCeiling(0, false)).toBeNull();
+  });
+
+  it('reports headline rates over the last second', () => {
+    // ops until 3.0 s, then quiet until an event at 3.5 s: the last complete second (2.5–3.5 s) is half busy
+    const snap = snapOf([...steadyOps(300, 0, 10, 1), ...steadyOps(1, 3_500, 1, 999)]);
+    expect(selectHeadline(snap).opsPerSec).toBe(50);
+    const busy = snapOf(steadyOps(300, 0, 10, 1));
+    expect(selectHeadline(busy).opsPerSec).toBe(100);
+    expect(selectHeadline(busy).failedPerSec).toBe(0);
+  });
+});
+
+describe('cluster selectors', () => {
+  const cluster: ClusterView = {
+    t: 1000,
+    epoch: 4,
+    nodes: [
+      { id: 0, status: 'up', declaredDead: false },
+      { id: 1, status: 'down', declaredDead: true },
+      { id: 2, status: 'up', declaredDead: false },
+    ],
+    owners: [0, 2, 2, -1],
+    phases: ['stable', 'stable', 'migrating', 'stable'],
+    replicas: [[1], [2], [0], []],
+  };
+  const client: ClientView = { t: 1000, epoch: 3, owners: [0, 1, 2, 1] };
+
+  it('marks segments where the client map disagrees with the cluster as stale', () => {
+    const cells = selectSegmentCells(cluster, client);
+    expect(cells.map((c) => c.stale)).toEqual([false, true, false, true]);
+    expect(cells[2]).toMatchObject({ owner: 2, clientOwner: 2, phase: 'migrating' });
+    expect(selectStaleCount(cluster, client)).toBe(2);
+    expect(selectSegmentCells(cluster, null).some((c) => c.stale)).toBe(false);
+    expect(selectSegmentCells(null, client)).toEqual([]);
+    // before its first refresh the client has no map (epoch 0): nothing is stale yet
+    const noMap: ClientView = { t: 0, epoch: 0, owners: [-1, -1, -1, -1] };
+    expect(selectStaleCount(cluster, noMap)).toBe(0);
+    expect(selectEpochs(cluster, noMap)).toEqual({ cluster: 4, client: null, behind: 0 });
+  });
+
+  it('builds node cards and compares epochs', () => {
+    expect(selectNodeCards(cluster, client).map((n) => [n.id, n.status, n.owned, n.replicaOf, n.clientRouted])).toEqual([
+      [0, 'up', 1, 1, 1],
+      [1, 'down', 0, 1, 2],
+      [2, 'up', 2, 1, 1],
+    ]);
+    expect(selectEpochs(cluster, client)).toEqual({ cluster: 4, client: 3, behind: 1 });
+  });
+});
+
+describe('log and summary selectors', () => {
+  it('filters the event log by op id, type and status, newest first', () => {
+    const snap = snapOf(retriedOp());
+    const byOp = selectFilteredEvents(snap.events, { ...NO_LOG_FILTER, op: '2' });
+    expect(byOp.map((e) => e.event.type)).toEqual(['op.end', 'attempt.end', 'attempt.start', 'backoff', 'refresh.coalesced', 'refresh.request', 'attempt.end', 'attempt.start', 'op.start']);
+    const moved = selectFilteredEvents(snap.events, { ...NO_LOG_FILTER, type: 'attempt.end', outcome: 'Moved' });
+    expect(moved.map((e) => e.event.t)).toEqual([70, 60]);
+  });
+
+  it('summarises the client configuration', () => {
+    expect(selectConfigSummary(DEFAULT_CLIENT_CONFIG)).toBe('3 attempts · backoff 100 ms · deadline 1 min · wait 15 s · debounce 500 ms · attempt timeout 1 s');
+    expect(selectConfigSummary({ ...DEFAULT_CLIENT_CONFIG, operationTimeoutMs: null, disableRetries: true })).toMatch(/^retries off · .* · no deadline/);
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * Named pure selectors: immutable snapshots → chart rows. Time rows are
+ * grouped into steps aligned to absolute bucket numbers (so rows do not
+ * jitter as the window slides) and drawn at the middle of their step; the
+ * bucket still filling is left out, and
+ * rates are per second of the complete buckets a step holds.
+ */
+import { OUTCOMES, type Outcome } from '../../core/domain/status';
+import { END_REASONS, type EndReason } from '../../core/telemetry/events';
+import type { BucketWindow } from './bucketRing';
+import { ATTEMPT_BIN_LABELS, ATTEMPT_BIN_LOW, latencyBinValue, LATENCY_BINS, METRIC_WIDTH, PHASES, REFRESH_KINDS, type Metric, type Phase, type RefreshKind } from './layout';
+import type { FaultMarker, TelemetrySnapshot } from './snapshot';
+
+/** one chart row: `t` in seconds since the session started, then one value per series (null = no data) */
+export type TimeRow = { readonly t: number } & Readonly<Record<string, number | null>>;
+
+/** buckets per chart step (5 × 100 ms = 500 ms → 120 rows for 60 s) */
+export const DEFAULT_STEP_BUCKETS = 5;
+
+interface Step {
+  /** the row's time: the middle of the step's complete buckets, seconds */
+  readonly t: number;
+  /** window offsets of its complete buckets */
+  readonly offsets: readonly number[];
+}
+
+function stepsOf(w: BucketWindow, stepBuckets: number, bucketMs: number): Step[] {
+  const lastComplete = w.firstBucket + w.length - 2; // the head bucket is still filling
+  const out: Step[] = [];
+  if (w.length < 2) return out;
+  let group = Math.floor(w.firstBucket / stepBuckets);
+  for (;;) {
+    const start = group * stepBuckets;
+    if (start > lastComplete) break;
+    const offsets: number[] = [];
+    for (let b = Math.max(start, w.firstBucket); b < start + stepBuckets && b <= lastComplete; b++) offsets.push(b - w.firstBucket);
+    const from = (offsets[0] as number) + w.firstBucket;
+    out.push({ t: ((from + offsets.length / 2) * bucketMs) / 1000, offsets });
+    group++;
+  }
+  return out;
+}
+
+function sumAt(w: BucketWindow, m: Metric, offsets: readonly number[], k: number): number {
+  const width = METRIC_WIDTH[m];
+  const col = w.cols[m];
+  let s = 0;
+  for (const o of offsets) s += col[o * width + k] as number;
+  return s;
+}
+
+function rateRows<K extends string>(snap: TelemetrySnapshot, m: Metric, keys: readonly K[], index: (k: K) => number, stepBuckets: number): TimeRow[] {
+  return stepsOf(snap.window, stepBuckets, snap.bucketMs).map((st) => {
+    const secs = (st.offsets.length * snap.bucketMs) / 1000;
+    const row: Record<string, number> = { t: st.t };
+    for (const k of keys) row[k] = sumAt(snap.window, m, st.offsets, index(k)) / secs;
+    return row as TimeRow;
+  });
+}
+
+/** the window's total of value `k` of metric `m` */
+function windowTotal(w: BucketWindow, m: Metric, k: number): number {
+  const width = METRIC_WIDTH[m];
+  let s = 0;
+  for (let i = 0; i < w.length; i++) s += w.cols[m][i * width + k] as number;
+  return s;
+}
+
+function presentOutcomes(w: BucketWindow, m: Metric): Outcome[] {
+  return OUTCOMES.filter((_, i) => windowTotal(w, m, i) > 0);
+}
+
+/** x-axis domain in seconds: the last 60 s (or less, early in a session) */
+export function selectTimeDomain(snap: TelemetrySnapshot): readonly [number, number] {
+  const w = snap.window;
+  const end = ((w.firstBucket + Math.max(1, w.length) - 1) * snap.bucketMs) / 1000;
+  const start = Math.max(0, (w.firstBucket * snap.bucketMs) / 1000);
+  return [start, Math.max(end, start + 1)];
+}
+
+/** operations ended per second, by final outcome (only outcomes seen in the window) */
+export function selectThroughputByOutcome(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): { rows: TimeRow[]; keys: Outcome[] } {
+  const keys = presentOutcomes(snap.window, 'opsByOutcome');
+  return { rows: rateRows(snap, 'opsByOutcome', keys, (k) => OUTCOMES.indexOf(k), stepBuckets), keys };
+}
+
+/** operations ended per second on healthy vs fault-affected segments */
+export function selectThroughputSplit(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
+  const keys = ['healthy', 'affected'] as const;
+  return rateRows(snap, 'opsBySplit', keys, (k) => keys.indexOf(k), stepBuckets);
+}
+
+/** attempts ended per second, by outcome (status or error) */
+export function selectAttemptStatuses(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): { rows: TimeRow[]; keys: Outcome[] } {
+  const keys = presentOutcomes(snap.window, 'attemptsByOutcome');
+  return { rows: rateRows(snap, 'attemptsByOutcome', keys, (k) => OUTCOMES.indexOf(k), stepBuckets), keys };
+}
+
+/** retries (attempts after the first) per second */
+export function selectRetryRate(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
+  return rateRows(snap, 'retries', ['retries'], () => 0, stepBuckets);
+}
+
+/** refresh events per second by kind */
+export function selectRefreshRates(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
+  return rateRows<RefreshKind>(snap, 'refresh', REFRESH_KINDS, (k) => REFRESH_KINDS.indexOf(k), stepBuckets);
+}
+
+/** callers served per executed refresh: mean and max per step (null when none ended) */
+export function selectRefreshCallers(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
+  const w = snap.window;
+  return stepsOf(w, stepBuckets, snap.bucketMs).map((st) => {
+    const n = sumAt(w, 'refreshCallers', st.offsets, 0);
+    let max = 0;
+    for (const o of st.offsets) max = Math.max(max, w.cols.refreshCallers[o * 3 + 2] as number);
+    return { t: st.t, mean: n > 0 ? sumAt(w, 'refreshCallers', st.offsets, 1) / n : null, max: n > 0 ? max : null };
+  });
+}
+
+/** in-flight operations by phase (the gauge at the end of each step) */
+export function selectParked(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
+  const w = snap.window;
+  return stepsOf(w, stepBuckets, snap.bucketMs).map((st) => {
+    const last = st.offsets[st.offsets.length - 1] as number;
+    const row: Record<string, number> = { t: st.t };
+    PHASES.forEach((p: Phase, i) => (row[p] = w.cols.parked[last * PHASES.length + i] as number));
+    return row as TimeRow;
+  });
+}
+
+/** the q-quantile (0..1) of a latency histogram held in `counts`, ms; null when empty */
+export function histogramQuantile(counts: ArrayLike<number>, q: number): number | null {
+  let total = 0;
+  for (let i = 0; i < counts.length; i++) total += counts[i] as number;
+  if (total === 0) return null;
+  const rank = Math.max(1, Math.ceil(q * total));
+  let seen = 0;
+  for (let i = 0; i < counts.length; i++) {
+    seen += counts[i] as number;
+    if (seen >= rank) return latencyBinValue(i);
+  }
+  return latencyBinValue(counts.length - 1);
+}
+
+/** operation latency p50 / p95 / p99 per step, ms (from per-bucket log histograms) */
+export function selectLatencyQuantiles(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
+  const w = snap.window;
+  const merged = new Float64Array(LATENCY_BINS);
+  return stepsOf(w, stepBuckets, snap.bucketMs).map((st) => {
+    merged.fill(0);
+    for (const o of st.offsets) for (let k = 0; k < LATENCY_BINS; k++) merged[k] = (merged[k] as number) + (w.cols.latency[o * LATENCY_BINS + k] as number);
+    return { t: st.t, p50: histogramQuantile(merged, 0.5), p95: histogramQuantile(merged, 0.95), p99: histogramQuantile(merged, 0.99) };
+  });
+}
+
+/** attempts-per-operation histogram over the window (`low` = fewest attempts in the bin) */
+export function selectAttemptsPerOp(snap: TelemetrySnapshot): { bin: string; low: number; ops: number }[] {
+  return ATTEMPT_BIN_LABELS.map((bin, k) => ({ bin, low: ATTEMPT_BIN_LOW[k] as number, ops: windowTotal(snap.window, 'attemptsPerOp', k) }));
+}
+
+/** backoff delays over the window by the outcome that caused them (×8 after Migrating shows in mean/max) */
+export function selectBackoffByOutcome(snap: TelemetrySnapshot): { outcome: Outcome; count: number; meanMs: number; maxMs: number }[] {
+  const w = snap.window;
+  const width = METRIC_WIDTH.backoffMaxMs;
+  return OUTCOMES.flatMap((outcome, k) => {
+    const count = windowTotal(w, 'backoffCount', k);
+    if (count === 0) return [];
+    let maxMs = 0;
+    for (let i = 0; i < w.length; i++) maxMs = Math.max(maxMs, w.cols.backoffMaxMs[i * width + k] as number);
+    return [{ outcome, count, meanMs: windowTotal(w, 'backoffSumMs', k) / count, maxMs }];
+  });
+}
+
+/** why operations ended, over the window */
+export function selectEndReasons(snap: TelemetrySnapshot): { reason: EndReason; ops: number }[] {
+  return END_REASONS.map((reason, k) => ({ reason, ops: windowTotal(snap.window, 'endReasons', k) }));
+}
+
+/** fault markers inside the chart window, t in seconds */
+export function selectFaultMarkers(markers: readonly FaultMarker[], snap: TelemetrySnapshot): (FaultMarker & { readonly sec: number })[] {
+  const [start, end] = selectTimeDomain(snap);
+  return markers.map((m) => ({ ...m, sec: m.t / 1000 })).filter((m) => m.sec >= start && m.sec <= end + 1);
+}
+
+/** the debounce ceiling of executed refreshes per second (null without debounce) */
+export function selectDebounceCeiling(refreshDebounceMs: number, noRefreshDebounce: boolean): number | null {
+  return noRefreshDebounce || refreshDebounceMs <= 0 ? null : 1000 / refreshDebounceMs;
+}
+
+/** refresh events over the whole window, by kind */
+export function selectRefreshTotals(snap: TelemetrySnapshot): Record<RefreshKind, number> {
+  return Object.fromEntries(REFRESH_KINDS.map((k, i) => [k, windowTotal(snap.window, 'refresh', i)])) as Record<RefreshKind, number>;
+}

@@ -1,0 +1,53 @@
+/** What panels read: immutable snapshots published a few times per second. */
+import type { InvariantReport } from '../../core/sim/invariants';
+import type { FaultAction, ZarisEvent } from '../../core/telemetry/events';
+import type { BucketWindow } from './bucketRing';
+import type { Phase } from './layout';
+
+/** one decoded event in the log, with its arrival number (stable React key) */
+export interface LoggedEvent {
+  readonly seq: number;
+  readonly event: ZarisEvent;
+}
+
+/** a fault as a chart marker */
+export interface FaultMarker {
+  /** ms since the session started */
+  readonly t: number;
+  readonly action: FaultAction;
+  readonly node: number;
+  readonly segments: number;
+}
+
+/** cumulative counters of the session (header figures) */
+export interface SessionTotals {
+  readonly events: number;
+  readonly opsEnded: number;
+  /** ops whose final outcome was Ok */
+  readonly opsOk: number;
+  /** ops that ended without a real answer (neither Ok, NotFound nor Conflict) */
+  readonly opsFailed: number;
+  readonly attempts: number;
+  readonly retries: number;
+  readonly refreshRequested: number;
+  readonly refreshExecuted: number;
+  readonly maxAttemptsPerOp: number;
+  /** time of the newest event, ms since the session started */
+  readonly lastT: number;
+}
+
+export interface TelemetrySnapshot {
+  /** increases with every publish */
+  readonly version: number;
+  /** ms per bucket */
+  readonly bucketMs: number;
+  readonly window: BucketWindow;
+  /** ops in flight by phase right now */
+  readonly parkedNow: Readonly<Record<Phase, number>>;
+  /** the most recent decoded events, oldest first */
+  readonly events: readonly LoggedEvent[];
+  readonly invariants: InvariantReport | null;
+  /** segments named by fault events this session, ascending */
+  readonly affectedSegments: readonly number[];
+  readonly totals: SessionTotals;
+}

@@ -1,0 +1,193 @@
+/**
+ * Folds the columnar event stream into the windowed aggregates, the event
+ * log ring and the invariant monitor. Everything it holds is bounded: the
+ * bucket ring and the log ring by capacity, the trackers by what is in
+ * flight, the invariant checker by in-flight ops and the key count.
+ */
+import type { ClientConfig } from '../../core/client/config';
+import { OUTCOME_CODE } from '../../core/domain/status';
+import { InvariantChecker } from '../../core/sim/invariants';
+import { decodeEvent, EventBatchBuilder, type EventBatch } from '../../core/telemetry/eventCodec';
+import { EVENT_TYPES, type EventType, type FaultEvent, type ZarisEvent } from '../../core/telemetry/events';
+import { BucketRing } from './bucketRing';
+import { ANSWERED_CODES, attemptBin, BUCKET_MS, latencyBin, LOG_CAPACITY, MAX_FAULT_MARKERS, PHASES, REFRESH_KINDS, WINDOW_BUCKETS, type RefreshKind } from './layout';
+import { OpTracker } from './opTracker';
+import { Ring } from './ring';
+import type { FaultMarker, LoggedEvent, SessionTotals, TelemetrySnapshot } from './snapshot';
+
+const T = Object.fromEntries(EVENT_TYPES.map((t, i) => [t, i])) as Record<EventType, number>;
+const R = Object.fromEntries(REFRESH_KINDS.map((k, i) => [k, i])) as Record<RefreshKind, number>;
+/** types the invariant checker reads (the rest it ignores) */
+const CHECKED = new Set<number>([T['op.start'], T['attempt.start'], T['attempt.end'], T.backoff, T['refresh.request'], T['op.end']]);
+/** a stream whose time jumps back by more than this started a new session */
+const RESTART_JUMP_MS = 10_000;
+
+type MutableTotals = { -readonly [K in keyof SessionTotals]: SessionTotals[K] };
+const zeroTotals = (): MutableTotals => ({
+  events: 0, opsEnded: 0, opsOk: 0, opsFailed: 0, attempts: 0, retries: 0,
+  refreshRequested: 0, refreshExecuted: 0, maxAttemptsPerOp: 0, lastT: 0,
+});
+
+export class TelemetryAggregator {
+  readonly ring = new BucketRing(WINDOW_BUCKETS);
+  private readonly tracker = new OpTracker();
+  private readonly log = new Ring<LoggedEvent>(LOG_CAPACITY);
+  private readonly affected = new Set<number>();
+  private checker: InvariantChecker;
+  private readonly totals = zeroTotals();
+  private seq = 0;
+  private publishes = 0;
+  /** fault markers, oldest first (replaced, never mutated, when a fault arrives) */
+  faults: readonly FaultMarker[] = [];
+
+  constructor(private readonly config: () => ClientConfig) {
+    this.checker = new InvariantChecker(config);
+  }
+
+  /** events folded in so far this session */
+  get events(): number {
+    return this.totals.events;
+  }
+
+  reset(): void {
+    this.ring.clear();
+    this.tracker.clear();
+    this.log.clear();
+    this.affected.clear();
+    this.checker = new InvariantChecker(this.config);
+    Object.assign(this.totals, zeroTotals());
+    this.faults = [];
+  }
+
+  /** test helper path: encodes with the real codec, then folds */
+  ingestEvents(events: readonly ZarisEvent[]): void {
+    const b = new EventBatchBuilder(Math.max(16, events.length));
+    for (const e of events) b.push(e);
+    this.ingestBatch(b.take());
+  }
+
+  ingestBatch(b: EventBatch): void {
+    const ring = this.ring;
+    const tr = this.tracker;
+    const tot = this.totals;
+    const logFrom = b.n - LOG_CAPACITY;
+    for (let i = 0; i < b.n; i++) {
+      const t = b.t[i] as number;
+      if (ring.head >= 0 && t < ring.head * BUCKET_MS - RESTART_JUMP_MS) this.reset();
+      const slot = ring.slot(Math.floor(t / BUCKET_MS));
+      const type = b.type[i] as number;
+      const op = b.op[i] as number;
+      const A = b.a[i] as number;
+      const C = b.c[i] as number;
+      const D = b.d[i] as number;
+      tot.events++;
+      if (t > tot.lastT) tot.lastT = t;
+      const ok = slot >= 0;
+      switch (type) {
+        case T['op.start']:
+          tr.start(op, A);
+          break;
+        case T['attempt.start']:
+          tot.attempts++;
+          if (A > 1) {
+            tot.retries++;
+            if (ok) ring.add('retries', slot, 0);
+          }
+          tr.phase(op, 'attempt');
+          break;
+        case T['attempt.end']:
+          if (ok) ring.add('attemptsByOutcome', slot, D);
+          break;
+        case T.backoff:
+          if (ok) {
+            ring.add('backoffCount', slot, D);
+            ring.add('backoffSumMs', slot, D, C);
+            ring.max('backoffMaxMs', slot, D, C);
+          }
+          tr.phase(op, 'backoff');
+          break;
+        case T['refresh.request']:
+          tot.refreshRequested++;
+          if (ok) ring.add('refresh', slot, R.requested);
+          if (op >= 0) tr.phase(op, 'refreshWait');
+          break;
+        case T['refresh.coalesced']:
+          if (ok) ring.add('refresh', slot, R.coalesced);
+          tr.refreshRidden(A);
+          break;
+        case T['refresh.start']:
+          tot.refreshExecuted++;
+          if (ok) ring.add('refresh', slot, R.executed);
+          tr.refreshStarted(A);
+          break;
+        case T['refresh.end']: {
+          const callers = tr.refreshEnded(A);
+          if (!ok) break;
+          if (D !== 1) ring.add('refresh', slot, R.failed);
+          ring.add('refreshCallers', slot, 0);
+          ring.add('refreshCallers', slot, 1, callers);
+          ring.max('refreshCallers', slot, 2, callers);
+          break;
+        }
+        case T['refresh.debounced']:
+          if (ok) ring.add('refresh', slot, R.debounced);
+          break;
+        case T['refresh.waitAbandoned']:
+          if (ok) ring.add('refresh', slot, R.waitAbandoned);
+          break;
+        case T['op.end']:
+          this.opEnd(slot, op, A, C, D, b.e[i] as number);
+          break;
+        case T.fault:
+          this.fault(decodeEvent(b, i) as FaultEvent);
+          break;
+      }
+      if (ok) {
+        for (let p = 0; p < PHASES.length; p++) ring.put('parked', slot, p, tr.parked[p] as number);
+      }
+      const logIt = i >= logFrom;
+      if (logIt || CHECKED.has(type)) {
+        const e = decodeEvent(b, i);
+        if (CHECKED.has(type)) this.checker.emit(e);
+        if (logIt) this.log.push({ seq: this.seq++, event: e });
+      }
+    }
+  }
+
+  private opEnd(slot: number, op: number, attempts: number, latencyMs: number, outcome: number, reason: number): void {
+    const tot = this.totals;
+    const segment = this.tracker.end(op);
+    tot.opsEnded++;
+    if (outcome === OUTCOME_CODE.Ok) tot.opsOk++;
+    if (!ANSWERED_CODES.has(outcome)) tot.opsFailed++;
+    if (attempts > tot.maxAttemptsPerOp) tot.maxAttemptsPerOp = attempts;
+    if (slot < 0) return;
+    const ring = this.ring;
+    ring.add('opsByOutcome', slot, outcome);
+    ring.add('opsBySplit', slot, this.affected.has(segment) ? 1 : 0);
+    ring.add('attemptsPerOp', slot, attemptBin(attempts));
+    if (reason >= 0) ring.add('endReasons', slot, reason);
+    ring.add('latency', slot, latencyBin(latencyMs));
+  }
+
+  private fault(e: FaultEvent): void {
+    for (const s of e.segments) this.affected.add(s);
+    const marker: FaultMarker = { t: e.t, action: e.action, node: e.node, segments: e.segments.length };
+    this.faults = [...this.faults.slice(-(MAX_FAULT_MARKERS - 1)), marker];
+  }
+
+  /** an immutable copy of everything panels read */
+  snapshot(): TelemetrySnapshot {
+    const p = this.tracker.parked;
+    return {
+      version: ++this.publishes,
+      bucketMs: BUCKET_MS,
+      window: this.ring.snapshot(),
+      parkedNow: { attempt: p[0] as number, refreshWait: p[1] as number, backoff: p[2] as number },
+      events: this.log.toArray(),
+      invariants: this.totals.events > 0 ? this.checker.report() : null,
+      affectedSegments: [...this.affected].sort((a, b) => a - b),
+      totals: { ...this.totals },
+    };
+  }
+}

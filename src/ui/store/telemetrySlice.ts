@@ -1,0 +1,56 @@
+import type { EventBatch } from '../../core/telemetry/eventCodec';
+import type { ZarisEvent } from '../../core/telemetry/events';
+import type { TelemetrySnapshot } from './snapshot';
+import type { SliceCreator } from './storeTypes';
+import { TelemetryAggregator } from './telemetryAggregator';
+
+/**
+ * The event stream folded into bounded windowed aggregates. Batches are
+ * folded with ONE `set` each (a counter bump nobody renders from); panels
+ * read only `snapshot`, which `publish()` replaces a few times per second.
+ */
+export interface TelemetrySlice {
+  /** the mutable aggregates; panels never read it (they read `snapshot`) */
+  readonly aggregator: TelemetryAggregator;
+  /** events folded in since the last publish */
+  pending: number;
+  /** the latest published, immutable snapshot */
+  snapshot: TelemetrySnapshot;
+  ingestBatch(batch: EventBatch): void;
+  /** encodes and folds decoded events (tests, replays) */
+  ingestEvents(events: readonly ZarisEvent[]): void;
+  /** copies the aggregates out into a new snapshot (no-op when nothing changed) */
+  publish(): void;
+  resetTelemetry(): void;
+}
+
+export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => {
+  const aggregator = new TelemetryAggregator(() => get().clientConfig);
+  const afterIngest = (n: number) => {
+    const s = get();
+    const faults = aggregator.faults;
+    set(faults !== s.faultMarkers ? { pending: s.pending + n, faultMarkers: faults } : { pending: s.pending + n });
+  };
+  return {
+    aggregator,
+    pending: 0,
+    snapshot: aggregator.snapshot(),
+    ingestBatch: (batch) => {
+      if (batch.n === 0) return;
+      aggregator.ingestBatch(batch);
+      afterIngest(batch.n);
+    },
+    ingestEvents: (events) => {
+      aggregator.ingestEvents(events);
+      afterIngest(events.length);
+    },
+    publish: () => {
+      if (get().pending === 0) return;
+      set({ snapshot: aggregator.snapshot(), pending: 0 });
+    },
+    resetTelemetry: () => {
+      aggregator.reset();
+      set({ snapshot: aggregator.snapshot(), pending: 0, faultMarkers: aggregator.faults });
+    },
+  };
+};
