@@ -14,6 +14,8 @@ const initial = initialPreset(window.location.search);
 store.getState().beginSession(initial.scenario, initial.id);
 const controls = sessionFor(window.location.search)(createStoreListener(store), initial.scenario);
 window.addEventListener('pagehide', () => controls.dispose());
+// read-only handle for the browser tests and the UI benchmark (they read the store, never write it)
+(window as unknown as { __zarisLab?: { store: typeof store } }).__zarisLab = { store };
 
 createRoot(root).render(
   <StrictMode>
