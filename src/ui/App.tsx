@@ -1,14 +1,76 @@
-import type { PlaygroundControls } from './bridge/types';
+/**
+ * The app shell: three views as tabs — Live (the playground dashboard),
+ * Replay and Compare (lazy-loaded: their code is fetched when first opened,
+ * so the first load stays small). Opened views stay mounted, hidden, so
+ * switching back keeps their state; the URL encodes the open view.
+ */
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useStore } from 'zustand';
 import { Dashboard } from './Dashboard';
+import { PanelActionsContext } from './panels/chart/panelActions';
+import { livePanelActions } from './shell/livePanelActions';
+import type { AppStore } from './shell/appStore';
+import type { LiveHandle } from './shell/liveHandle';
+import { ShellBar } from './shell/ShellBar';
 import type { DashboardStore } from './store/dashboardStore';
+import type { View } from './urlState';
+import './shell/shell.css';
+
+const ReplayView = lazy(() => import('./replay/ReplayView'));
+const CompareView = lazy(() => import('./compare/CompareView'));
 
 export interface AppProps {
-  readonly store: DashboardStore;
-  /** the session: the dev SimFeed or the live worker bridge (see sessions.ts) */
-  readonly controls: PlaygroundControls;
+  readonly app: AppStore;
+  /** the live playground (its session starts when the Live view first opens) */
+  readonly live: LiveHandle;
+  /** the replay view's dashboard store (a second instance) */
+  readonly replayStore: DashboardStore;
 }
 
-/** The app: the live dashboard over one session (the About section keeps the former landing text). */
-export function App({ store, controls }: AppProps) {
-  return <Dashboard store={store} controls={controls} />;
+function ViewSlot({ id, shown, children }: { id: View; shown: boolean; children: ReactNode }) {
+  return (
+    <div id={`view-${id}`} role="tabpanel" aria-labelledby={`tab-${id}`} data-view={id} hidden={!shown}>
+      {children}
+    </div>
+  );
+}
+
+function LiveView({ live }: { live: LiveHandle }) {
+  const [actions] = useState(() => livePanelActions(live.store));
+  return (
+    <PanelActionsContext.Provider value={actions}>
+      <Dashboard store={live.store} controls={live.controls()} />
+    </PanelActionsContext.Provider>
+  );
+}
+
+const loading = (what: string) => <div className="view-loading">Loading {what}…</div>;
+
+export function App({ app, live, replayStore }: AppProps) {
+  const view = useStore(app, (s) => s.view);
+  const visited = useStore(app, (s) => s.visited);
+  return (
+    <div className="shell">
+      <ShellBar app={app} live={live} />
+      {visited.includes('live') ? (
+        <ViewSlot id="live" shown={view === 'live'}>
+          <LiveView live={live} />
+        </ViewSlot>
+      ) : null}
+      {visited.includes('replay') ? (
+        <ViewSlot id="replay" shown={view === 'replay'}>
+          <Suspense fallback={loading('the replay')}>
+            <ReplayView app={app} store={replayStore} />
+          </Suspense>
+        </ViewSlot>
+      ) : null}
+      {visited.includes('compare') ? (
+        <ViewSlot id="compare" shown={view === 'compare'}>
+          <Suspense fallback={loading('the comparison')}>
+            <CompareView app={app} />
+          </Suspense>
+        </ViewSlot>
+      ) : null}
+    </div>
+  );
 }

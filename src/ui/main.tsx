@@ -1,24 +1,32 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { initialPreset, sessionFor } from './sessions';
-import { createDashboardStore, createStoreListener } from './store/dashboardStore';
+import { createAppStore } from './shell/appStore';
+import { readUrl, writeUrl } from './shell/appUrl';
+import { createLiveHandle } from './shell/liveHandle';
+import { createDashboardStore } from './store/dashboardStore';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root');
 
-// one store, one session: the session pushes into the store, controls drive the session
+// the URL names the view and what it shows; a bad link is reported and falls back, never breaks the page
+const read = readUrl(window.location.search);
+const app = createAppStore(read);
+app.subscribe((s, prev) => {
+  if (s.view !== prev.view || s.parts[s.view] !== prev.parts[prev.view]) window.history.replaceState(null, '', writeUrl(s.parts[s.view], read.dev));
+});
+
+// two stores: the live playground's and the replay's (the live session starts when the Live view opens)
 const store = createDashboardStore();
-const initial = initialPreset(window.location.search);
-store.getState().beginSession(initial.scenario, initial.id);
-const controls = sessionFor(window.location.search)(createStoreListener(store), initial.scenario);
-window.addEventListener('pagehide', () => controls.dispose());
-// read-only handle for the browser tests and the UI benchmark (they read the store, never write it)
-(window as unknown as { __zarisLab?: { store: typeof store } }).__zarisLab = { store };
+const replayStore = createDashboardStore();
+const live = createLiveHandle(store, app, window.location.search);
+window.addEventListener('pagehide', () => live.dispose());
+// read-only handles for the browser tests and the UI benchmark (they read the stores, never write them)
+(window as unknown as { __zarisLab?: { store: typeof store; replayStore: typeof replayStore } }).__zarisLab = { store, replayStore };
 
 createRoot(root).render(
   <StrictMode>
-    <App store={store} controls={controls} />
+    <App app={app} live={live} replayStore={replayStore} />
   </StrictMode>,
 );

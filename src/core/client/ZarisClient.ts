@@ -87,6 +87,7 @@ export class ZarisClient {
   private readonly scheduler: Scheduler;
   private readonly transport: Transport;
   private readonly seedNodes: readonly NodeId[];
+  private readonly env: { readonly scheduler: Scheduler; readonly transport: Transport; readonly refresher: MapRefresher };
   /** the telemetry sink; undefined means no event is even built */
   sink: TelemetrySink | undefined;
 
@@ -108,6 +109,7 @@ export class ZarisClient {
       },
       fetchCandidates: () => this.fetchCandidates(),
     });
+    this.env = { scheduler: this.scheduler, transport: this.transport, refresher: this.refresher };
   }
 
   /** the configuration new operations use */
@@ -174,18 +176,18 @@ export class ZarisClient {
     return [...new Set([...nodes, ...this.seedNodes])].sort((a, b) => a - b);
   }
 
-  /** @internal used by OperationRun */
-  _route(segment: number): { node: NodeId | null; epoch: number } {
+  /** @internal used by OperationRun: the node the cached map routes `segment` to (null: no owner) */
+  _owner(segment: number): NodeId | null {
     const owner = this.clusterMap.owners[segment];
-    return { node: owner === undefined || owner === NO_OWNER ? null : owner, epoch: this.clusterMap.epoch };
+    return owner === undefined || owner === NO_OWNER ? null : owner;
   }
   /** @internal */
   _segmentOf(key: string): number {
     return segmentOf(key, this.clusterMap.owners.length);
   }
-  /** @internal */
-  _env(): { scheduler: Scheduler; transport: Transport; refresher: MapRefresher } {
-    return { scheduler: this.scheduler, transport: this.transport, refresher: this.refresher };
+  /** @internal the client's collaborators (one object for the client's lifetime) */
+  _env(): { readonly scheduler: Scheduler; readonly transport: Transport; readonly refresher: MapRefresher } {
+    return this.env;
   }
 }
 
@@ -244,7 +246,8 @@ class OperationRun {
       this.endExhausted();
       return;
     }
-    const { node, epoch } = this.client._route(this.segment);
+    const node = this.client._owner(this.segment);
+    const epoch = this.client.map.epoch;
     const attempt = this.attempt;
     this.attemptsMade = attempt;
     this.client.sink?.emit({ t: now, type: 'attempt.start', op: this.op, attempt, node, epoch });

@@ -49,14 +49,19 @@ export type AttemptDecision =
   /** transient: retry, refreshing the cluster map first when the routing is proven stale */
   | { readonly kind: 'retry'; readonly refreshFirst: boolean };
 
+// The five possible decisions, shared (one is taken after every attempt).
+const RETURN_SUCCESS: AttemptDecision = { kind: 'return', reason: 'success' };
+const RETURN_REAL_ANSWER: AttemptDecision = { kind: 'return', reason: 'realAnswer' };
+const RETURN_NON_RETRYABLE: AttemptDecision = { kind: 'return', reason: 'nonRetryable' };
+const RETRY_AFTER_REFRESH: AttemptDecision = { kind: 'retry', refreshFirst: true };
+const RETRY: AttemptDecision = { kind: 'retry', refreshFirst: false };
+
 /** The decision after an attempt, independent of the bounds. */
 export function decideAfterAttempt(result: AttemptResult, bugs: BugToggles): AttemptDecision {
-  if (result.error !== undefined) {
-    return isRetryableError(result.error) ? { kind: 'retry', refreshFirst: true } : { kind: 'return', reason: 'nonRetryable' };
-  }
-  if (result.status === KvStatus.Ok) return { kind: 'return', reason: 'success' };
-  if (!shouldRetry(result.status, bugs)) return { kind: 'return', reason: 'realAnswer' };
-  return { kind: 'retry', refreshFirst: requiresMapRefresh(result.status) };
+  if (result.error !== undefined) return isRetryableError(result.error) ? RETRY_AFTER_REFRESH : RETURN_NON_RETRYABLE;
+  if (result.status === KvStatus.Ok) return RETURN_SUCCESS;
+  if (!shouldRetry(result.status, bugs)) return RETURN_REAL_ANSWER;
+  return requiresMapRefresh(result.status) ? RETRY_AFTER_REFRESH : RETRY;
 }
 
 /**

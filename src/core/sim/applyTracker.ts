@@ -1,4 +1,5 @@
 import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
+import { OpTable } from '../telemetry/opTable';
 
 /**
  * Ground truth from the cluster's side: how many times each operation's
@@ -7,7 +8,7 @@ import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
  * operation is in flight, so memory stays bounded.
  */
 export class ApplyTracker implements TelemetrySink {
-  private readonly inFlight = new Map<number, number>();
+  private readonly inFlight = new OpTable<number>();
   /** operations whose write was applied more than once */
   duplicateOps = 0;
   /** extra applies in total */

@@ -10,6 +10,7 @@ import { ControlPlane } from '../cluster/controlPlane';
 import type { FaultCommand } from '../cluster/faults';
 import { Rng } from '../rng';
 import { teeSink, type TelemetrySink } from '../telemetry/events';
+import type { SimClock } from '../time/simClock';
 import { VirtualScheduler } from '../time/virtualScheduler';
 import type { Scenario } from './scenario';
 import { SimNetwork } from './simNetwork';
@@ -22,10 +23,12 @@ export interface EngineOptions {
   readonly sinks?: readonly TelemetrySink[];
   /** track duplicate applies (default: on when there are sinks) */
   readonly trackApplies?: boolean;
+  /** the clock to run on (default: a fresh {@link VirtualScheduler}, exact float times) */
+  readonly clock?: SimClock;
 }
 
 export class SimEngine {
-  readonly scheduler = new VirtualScheduler();
+  readonly scheduler: SimClock;
   readonly state: ClusterState;
   readonly control: ControlPlane;
   readonly network: SimNetwork;
@@ -41,6 +44,7 @@ export class SimEngine {
     options: EngineOptions = {},
   ) {
     this.seed = options.seed ?? scenario.seed;
+    this.scheduler = options.clock ?? new VirtualScheduler();
     const root = Rng.seeded(this.seed);
     this.applies = options.trackApplies ?? (options.sinks ?? []).length > 0 ? new ApplyTracker() : null;
     const sinks = [...(options.sinks ?? []), ...(this.applies ? [this.applies] : [])];

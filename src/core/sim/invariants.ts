@@ -15,6 +15,7 @@ import { segmentOf } from '../domain/segment';
 import { KvStatus } from '../domain/status';
 import type { OpKind } from '../domain/protocol';
 import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
+import { OpTable } from '../telemetry/opTable';
 
 export const INVARIANTS = ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept'] as const;
 export type InvariantName = (typeof INVARIANTS)[number];
@@ -49,6 +50,8 @@ interface OpTrack {
   phaseAtDeadline: Phase | null;
   /** minimum version a read must see (acked before it started) */
   requiredVersion: number;
+  /** the last attempt answered Conflict/NotFound: a next attempt is a retry of a real answer */
+  pendingRealAnswer: KvStatus | null;
 }
 
 const MAX_EXAMPLES = 10;
@@ -64,7 +67,7 @@ class Tally {
 }
 
 export class InvariantChecker implements TelemetrySink {
-  private readonly ops = new Map<number, OpTrack>();
+  private readonly ops = new OpTable<OpTrack>();
   /** key → highest acknowledged write version */
   private readonly acked = new Map<string, number>();
   private readonly lost = new Tally();
@@ -74,63 +77,83 @@ export class InvariantChecker implements TelemetrySink {
   private readonly overDeadline = new Tally();
   private readonly overDeadlineInBackoff = new Tally();
   private finalLostKeys: string[] = [];
-  /** ops whose last attempt answered Conflict/NotFound (a next attempt is a retry of a real answer) */
-  private readonly pendingRealAnswer = new Map<number, KvStatus>();
 
   constructor(private readonly config: () => ClientConfig) {}
 
   emit(e: ZarisEvent): void {
-    if (e.type === 'fault' || e.type === 'topology' || e.type === 'refresh.start' || e.type === 'refresh.end' || e.type === 'refresh.debounced') return;
-    if (e.type === 'op.start') {
-      this.ops.set(e.op, {
-        kind: e.kind,
-        key: e.key,
-        deadline: e.deadline ?? null,
-        budget: e.budget ?? Infinity,
-        phase: 'attempt',
-        phaseAtDeadline: null,
-        requiredVersion: e.kind === 'get' ? (this.acked.get(e.key) ?? 0) : 0,
-      });
-      return;
-    }
-    if (e.op === null) return;
-    const op = this.ops.get(e.op);
-    if (op === undefined) return;
-    if (op.phaseAtDeadline === null && op.deadline !== null && e.t > op.deadline + EPS) op.phaseAtDeadline = op.phase;
+    // Switch first: each case reads the fields of one event type only
+    // (the four per-operation types first: they are most events).
     switch (e.type) {
+      case 'op.start':
+        this.ops.set(e.op, {
+          kind: e.kind,
+          key: e.key,
+          deadline: e.deadline ?? null,
+          budget: e.budget ?? Infinity,
+          phase: 'attempt',
+          phaseAtDeadline: null,
+          requiredVersion: e.kind === 'get' ? (this.acked.get(e.key) ?? 0) : 0,
+          pendingRealAnswer: null,
+        });
+        return;
       case 'attempt.start': {
+        const op = this.tracked(e.op, e.t);
+        if (op === undefined) return;
         // a retry after a real answer (Conflict / NotFound) shows here
-        const real = this.pendingRealAnswer.get(e.op);
-        if (real !== undefined) {
-          this.pendingRealAnswer.delete(e.op);
+        const real = op.pendingRealAnswer;
+        if (real !== null) {
+          op.pendingRealAnswer = null;
           if (real === KvStatus.Conflict) this.retriedConflict.add(e.op);
           else this.retriedNotFound.add(e.op);
         }
         op.phase = 'attempt';
         return;
       }
-      case 'attempt.end':
+      case 'attempt.end': {
+        const op = this.tracked(e.op, e.t);
+        if (op === undefined) return;
         op.phase = 'deciding';
-        if (e.status === KvStatus.Conflict || e.status === KvStatus.NotFound) this.pendingRealAnswer.set(e.op, e.status);
+        if (e.status === KvStatus.Conflict || e.status === KvStatus.NotFound) op.pendingRealAnswer = e.status;
         return;
-      case 'refresh.request':
-        op.phase = 'refreshWait';
+      }
+      case 'op.end': {
+        const op = this.tracked(e.op, e.t);
+        if (op !== undefined) this.endOp(e.op, op, e);
         return;
-      case 'backoff':
-        op.phase = 'backoff';
+      }
+      case 'refresh.request': {
+        const op = this.tracked(e.op, e.t);
+        if (op !== undefined) op.phase = 'refreshWait';
         return;
+      }
+      case 'backoff': {
+        const op = this.tracked(e.op, e.t);
+        if (op !== undefined) op.phase = 'backoff';
+        return;
+      }
       case 'refresh.coalesced':
-      case 'refresh.waitAbandoned':
+        this.tracked(e.op, e.t);
         return;
-      case 'op.end':
-        this.endOp(e.op, op, e);
+      case 'refresh.waitAbandoned':
+        this.tracked(e.op, e.t);
+        return;
+      default:
+        // fault, topology, refresh.start / end / debounced: nothing per operation
         return;
     }
   }
 
+  /** the tracked operation an event at `t` belongs to; notes its phase when the deadline has just passed */
+  private tracked(id: number | null, t: number): OpTrack | undefined {
+    if (id === null) return undefined;
+    const op = this.ops.get(id);
+    if (op === undefined) return undefined;
+    if (op.phaseAtDeadline === null && op.deadline !== null && t > op.deadline + EPS) op.phaseAtDeadline = op.phase;
+    return op;
+  }
+
   private endOp(id: number, op: OpTrack, e: Extract<ZarisEvent, { type: 'op.end' }>): void {
     this.ops.delete(id);
-    this.pendingRealAnswer.delete(id);
     if (e.attempts > op.budget) this.overBudget.add(id);
     if (op.deadline !== null && e.t > op.deadline + EPS) {
       const c = this.config();

@@ -12,6 +12,7 @@ import type { Scenario } from './scenario';
 import type { WorkloadStats } from './workload';
 import type { FaultSpec } from '../cluster/faults';
 import type { ClientConfig } from '../client/config';
+import type { SimClock } from '../time/simClock';
 
 export interface RunSummary {
   readonly scenario: string;
@@ -75,6 +76,8 @@ export interface RunOptions {
   /** extra sinks (e.g. NDJSON output) */
   readonly sinks?: readonly TelemetrySink[];
   readonly onProgress?: (fraction: number) => void;
+  /** the clock to run on (default: the engine's own virtual time) */
+  readonly clock?: SimClock;
 }
 
 export interface RunOutcome {
@@ -89,6 +92,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunOu
   const engine = new SimEngine(scenario, {
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     sinks: [aggregator, checker, ...(options.sinks ?? [])],
+    ...(options.clock !== undefined ? { clock: options.clock } : {}),
   });
   engine.run(options.onProgress);
   aggregator.finish(scenario.durationMs);
@@ -105,7 +109,8 @@ export function summarize(engine: SimEngine, agg: RunAggregator, invariants: Inv
   const series = (f: (b: Bucket) => number): number[] => buckets.map((b) => round3(f(b) * perSec));
   const counts = agg.opCounts();
   const histogram: Record<string, number> = {};
-  for (const k of [...agg.attemptHistogram.keys()].sort((a, b) => a - b)) histogram[String(k)] = agg.attemptHistogram.get(k) as number;
+  const attemptHistogram = agg.attemptHistogram;
+  for (const k of [...attemptHistogram.keys()].sort((a, b) => a - b)) histogram[String(k)] = attemptHistogram.get(k) as number;
   const applies = engine.applies;
   return {
     scenario: sc.name,

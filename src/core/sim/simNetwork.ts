@@ -12,11 +12,37 @@ import type { NodeId } from '../domain/clusterMap';
 import type { NodeReply, NodeRequest } from '../domain/protocol';
 import { KvStatus, TransportErrorCode } from '../domain/status';
 import type { Rng } from '../rng';
-import type { VirtualScheduler } from '../time/virtualScheduler';
+import type { SimClock } from '../time/simClock';
 
 const TIMEOUT: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.Timeout, 'no answer in time') };
 const REFUSED: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.NodeUnavailable, 'connection refused') };
 const RESET: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.Socket, 'connection reset') };
+
+/**
+ * One request on its way: what the node needs to serve it, then the answer
+ * on its way back. One object per request instead of a closure per timer.
+ */
+class Flight {
+  /** the answer, set when it is sent back */
+  outcome: TransportOutcome = TIMEOUT;
+  constructor(
+    readonly net: SimNetwork,
+    readonly node: NodeInfo,
+    readonly req: NodeRequest,
+    readonly incarnation: number,
+    readonly deadline: number,
+    /** the client's timeout fires before the node finishes serving */
+    readonly timedOut: boolean,
+    readonly done: (outcome: TransportOutcome) => void,
+  ) {}
+}
+
+function serveFlight(f: Flight): void {
+  f.net.serve(f);
+}
+function answerFlight(f: Flight): void {
+  f.done(f.outcome);
+}
 
 export class SimNetwork implements Transport {
   /** per node: arrival time of the last request on the client→node link (FIFO) */
@@ -26,7 +52,7 @@ export class SimNetwork implements Transport {
 
   constructor(
     private readonly state: ClusterState,
-    private readonly scheduler: VirtualScheduler,
+    private readonly scheduler: SimClock,
     private readonly rng: Rng,
     private readonly onApply?: ApplyListener,
   ) {}
@@ -59,7 +85,7 @@ export class SimNetwork implements Transport {
     }
     const lat = this.oneWay(node);
     if (node.status === 'down') {
-      this.deliver(now + 2 * lat, deadline, done, REFUSED);
+      this.deliver(now + 2 * lat, new Flight(this, node, req, node.incarnation, deadline, false, done), REFUSED);
       return;
     }
     let arrival = now + lat;
@@ -71,25 +97,19 @@ export class SimNetwork implements Transport {
     const incarnation = node.incarnation;
     const timedOut = finish > deadline;
     if (timedOut) sched.at(deadline, () => done(TIMEOUT));
-    sched.at(finish, () => this.serve(node, req, incarnation, deadline, timedOut, done));
+    sched.atCall(finish, serveFlight, new Flight(this, node, req, incarnation, deadline, timedOut, done));
   }
 
-  /** the node serves the request now (decision and side effects), then answers */
-  private serve(
-    node: NodeInfo,
-    req: NodeRequest,
-    incarnation: number,
-    deadline: number,
-    timedOut: boolean,
-    done: (outcome: TransportOutcome) => void,
-  ): void {
+  /** @internal the node serves the request now (decision and side effects), then answers */
+  serve(f: Flight): void {
+    const { node, req, deadline, timedOut } = f;
     const now = this.scheduler.now();
-    if (node.incarnation !== incarnation || node.status === 'down') {
-      if (!timedOut) this.deliver(now + this.oneWay(node), deadline, done, RESET);
+    if (node.incarnation !== f.incarnation || node.status === 'down') {
+      if (!timedOut) this.deliver(now + this.oneWay(node), f, RESET);
       return;
     }
     if (node.status === 'hung') {
-      if (!timedOut) this.scheduler.at(deadline, () => done(TIMEOUT));
+      if (!timedOut) this.deliver(deadline, f, TIMEOUT);
       return;
     }
     let reply: NodeReply;
@@ -102,17 +122,23 @@ export class SimNetwork implements Transport {
         extra = this.state.config.replicationMs;
         if (now < node.lostAckUntil && this.rng.next() < node.lostAckProbability) {
           // committed, but the acknowledgement is lost on the way back
-          if (!timedOut) this.scheduler.at(deadline, () => done(TIMEOUT));
+          if (!timedOut) this.deliver(deadline, f, TIMEOUT);
           return;
         }
       }
     }
     if (timedOut) return;
-    this.deliver(now + extra + this.oneWay(node), deadline, done, { ok: true, reply });
+    this.deliver(now + extra + this.oneWay(node), f, { ok: true, reply });
   }
 
-  private deliver(at: number, deadline: number, done: (o: TransportOutcome) => void, outcome: TransportOutcome): void {
-    if (at > deadline) this.scheduler.at(deadline, () => done(TIMEOUT));
-    else this.scheduler.at(at, () => done(outcome));
+  /** the answer reaches the client at `at`, or the client times out first */
+  private deliver(at: number, f: Flight, outcome: TransportOutcome): void {
+    if (at > f.deadline) {
+      f.outcome = TIMEOUT;
+      this.scheduler.atCall(f.deadline, answerFlight, f);
+    } else {
+      f.outcome = outcome;
+      this.scheduler.atCall(at, answerFlight, f);
+    }
   }
 }

@@ -4,10 +4,15 @@
  * and per-bucket series (throughput split into healthy vs affected segments,
  * refresh rates, where in-flight operations are parked). Memory is bounded
  * by the number of buckets and in-flight operations.
+ *
+ * It sees every event of a run, so counts live in typed arrays indexed by
+ * dense codes (OUTCOME_CODE, END_REASON_CODE) and the public tables are
+ * built on demand.
  */
-import { OUTCOMES, type Outcome } from '../domain/status';
+import { OUTCOME_CODE, OUTCOMES, type Outcome } from '../domain/status';
 import { END_REASONS, type EndReason, type TelemetrySink, type ZarisEvent } from './events';
 import { LatencyHistogram } from './latencyHistogram';
+import { OpTable } from './opTable';
 
 /** Where an in-flight operation is right now. */
 export type OpPhase = 'attempt' | 'refreshWait' | 'backoff';
@@ -31,8 +36,8 @@ export interface Bucket {
   parkedAttemptAffected: number;
   parkedRefreshWait: number;
   parkedBackoff: number;
-  /** attempt outcomes in this bucket, by outcome */
-  statuses: Partial<Record<Outcome, number>>;
+  /** attempt outcomes in this bucket, indexed by OUTCOME_CODE */
+  readonly statuses: Float64Array;
 }
 
 function emptyBucket(): Bucket {
@@ -51,27 +56,54 @@ function emptyBucket(): Bucket {
     parkedAttemptAffected: 0,
     parkedRefreshWait: 0,
     parkedBackoff: 0,
-    statuses: {},
+    statuses: new Float64Array(OUTCOMES.length),
   };
 }
 
+/** Dense code of an end reason (index in END_REASONS). */
+export const END_REASON_CODE: Readonly<Record<EndReason, number>> = Object.fromEntries(END_REASONS.map((r, i) => [r, i])) as Record<EndReason, number>;
+
+const PHASE_ATTEMPT = 0;
+const PHASE_REFRESH_WAIT = 1;
+const PHASE_BACKOFF = 2;
+
 interface LiveOp {
   segment: number;
-  phase: OpPhase;
+  /** PHASE_* */
+  phase: number;
   /** counted under fault-affected segments (fixed when counted, so un-counting matches) */
   affected: boolean;
 }
 
+function inc(counts: Float64Array, i: number): void {
+  counts[i] = (counts[i] as number) + 1;
+}
+
+/** outcome counts → a table of the outcomes seen (absent = 0) */
+function partialTable(counts: Float64Array): Partial<Record<Outcome, number>> {
+  const t: Partial<Record<Outcome, number>> = {};
+  OUTCOMES.forEach((o, i) => {
+    if ((counts[i] as number) > 0) t[o] = counts[i] as number;
+  });
+  return t;
+}
+
 export class RunAggregator implements TelemetrySink {
   readonly buckets: Bucket[] = [];
-  readonly opsByOutcome: Partial<Record<Outcome, number>> = {};
-  readonly attemptsByOutcome: Partial<Record<Outcome, number>> = {};
-  readonly endReasons: Record<EndReason, number> = Object.fromEntries(END_REASONS.map((r) => [r, 0])) as Record<EndReason, number>;
-  /** attempts per finished op → count */
-  readonly attemptHistogram = new Map<number, number>();
+  private readonly opsByCode = new Float64Array(OUTCOMES.length);
+  private readonly attemptsByCode = new Float64Array(OUTCOMES.length);
+  private readonly endReasonCounts = new Float64Array(END_REASONS.length);
+  /** attempts per finished op → count, indexed by attempts */
+  private attemptCounts = new Float64Array(16);
   readonly latency = new LatencyHistogram();
+  /** segments a fault put in motion (from `fault` events) */
   readonly affectedSegments = new Set<number>();
-  readonly live = new Map<number, LiveOp>();
+  /** the same, as a bitmap by segment (checked on every attempt) */
+  private affectedBits = new Uint8Array(0);
+  /** affected segments that are no small whole number (not in the bitmap) */
+  private affectedOutsideBits = 0;
+  /** in-flight operations by op id */
+  readonly live = new OpTable<LiveOp>();
   opsStarted = 0;
   opsEnded = 0;
   attempts = 0;
@@ -80,130 +112,223 @@ export class RunAggregator implements TelemetrySink {
   refresh = { requested: 0, executed: 0, coalesced: 0, debounced: 0, waitAbandoned: 0, failed: 0 };
   backoffCount = 0;
   backoffTotalMs = 0;
-  private parked = { attemptHealthy: 0, attemptAffected: 0, refreshWait: 0, backoff: 0 };
+  // parked gauges: attempt (healthy / affected segment), refresh wait, backoff
+  private parkedAttemptHealthy = 0;
+  private parkedAttemptAffected = 0;
+  private parkedRefreshWait = 0;
+  private parkedBackoff = 0;
   private lastT = 0;
+  /** the bucket events currently fall in, and its index */
+  private current: Bucket | null = null;
+  private currentIndex = -1;
+  // the last outcome / end reason looked up, and its code (most are Ok / success)
+  private lastOutcome: Outcome | null = null;
+  private lastOutcomeCode = 0;
+  private lastReason: EndReason | null = null;
+  private lastReasonCode = 0;
 
   constructor(
     /** width of one series bucket, ms */
     readonly bucketMs: number = 1000,
   ) {}
 
+  /** operations by final outcome */
+  get opsByOutcome(): Partial<Record<Outcome, number>> {
+    return partialTable(this.opsByCode);
+  }
+
+  /** attempts by outcome */
+  get attemptsByOutcome(): Partial<Record<Outcome, number>> {
+    return partialTable(this.attemptsByCode);
+  }
+
+  /** finished operations by end reason */
+  get endReasons(): Record<EndReason, number> {
+    return Object.fromEntries(END_REASONS.map((r, i) => [r, this.endReasonCounts[i] as number])) as Record<EndReason, number>;
+  }
+
+  /** attempts per finished op → count (ascending) */
+  get attemptHistogram(): Map<number, number> {
+    const m = new Map<number, number>();
+    this.attemptCounts.forEach((n, attempts) => {
+      if (n > 0) m.set(attempts, n);
+    });
+    return m;
+  }
+
+  private isAffected(segment: number): boolean {
+    return this.affectedBits[segment] === 1 || (this.affectedOutsideBits > 0 && this.affectedSegments.has(segment));
+  }
+
+  private markAffected(segment: number): void {
+    if (this.affectedSegments.has(segment)) return;
+    this.affectedSegments.add(segment);
+    if (!Number.isInteger(segment) || segment < 0 || segment >= 1 << 20) {
+      this.affectedOutsideBits++;
+      return;
+    }
+    if (segment >= this.affectedBits.length) {
+      const grown = new Uint8Array(Math.max(64, segment + 1, this.affectedBits.length * 2));
+      grown.set(this.affectedBits);
+      this.affectedBits = grown;
+    }
+    this.affectedBits[segment] = 1;
+  }
+
+  private outcomeCode(o: Outcome): number {
+    if (o !== this.lastOutcome) {
+      this.lastOutcome = o;
+      this.lastOutcomeCode = OUTCOME_CODE[o];
+    }
+    return this.lastOutcomeCode;
+  }
+
   private bucket(t: number): Bucket {
     const i = Math.floor(t / this.bucketMs);
+    if (i === this.currentIndex) return this.current as Bucket;
     while (this.buckets.length <= i) {
       // close the buckets we pass: record the parked gauges at their end
       const b = this.buckets[this.buckets.length - 1];
       if (b) this.sealGauges(b);
       this.buckets.push(emptyBucket());
     }
-    return this.buckets[i] as Bucket;
+    const b = this.buckets[i] as Bucket;
+    this.current = b;
+    this.currentIndex = i;
+    return b;
   }
 
   private sealGauges(b: Bucket): void {
-    b.parkedAttemptHealthy = this.parked.attemptHealthy;
-    b.parkedAttemptAffected = this.parked.attemptAffected;
-    b.parkedRefreshWait = this.parked.refreshWait;
-    b.parkedBackoff = this.parked.backoff;
+    b.parkedAttemptHealthy = this.parkedAttemptHealthy;
+    b.parkedAttemptAffected = this.parkedAttemptAffected;
+    b.parkedRefreshWait = this.parkedRefreshWait;
+    b.parkedBackoff = this.parkedBackoff;
   }
 
-  private setPhase(op: LiveOp | undefined, phase: OpPhase | null): void {
+  private setPhase(op: LiveOp | undefined, phase: number): void {
     if (op === undefined) return;
     this.adjust(op, -1);
-    if (phase !== null) {
-      op.phase = phase;
-      this.adjust(op, 1);
-    }
+    op.phase = phase;
+    this.adjust(op, 1);
   }
 
   private adjust(op: LiveOp, d: number): void {
-    if (op.phase === 'attempt') {
-      if (d > 0) op.affected = this.affectedSegments.has(op.segment);
-      if (op.affected) this.parked.attemptAffected += d;
-      else this.parked.attemptHealthy += d;
-    } else if (op.phase === 'refreshWait') this.parked.refreshWait += d;
-    else this.parked.backoff += d;
+    if (op.phase === PHASE_ATTEMPT) {
+      if (d > 0) op.affected = this.isAffected(op.segment);
+      if (op.affected) this.parkedAttemptAffected += d;
+      else this.parkedAttemptHealthy += d;
+    } else if (op.phase === PHASE_REFRESH_WAIT) this.parkedRefreshWait += d;
+    else this.parkedBackoff += d;
   }
 
   emit(e: ZarisEvent): void {
-    const b = this.bucket(e.t);
-    this.lastT = e.t;
+    // Switch first: each case reads the fields of one event type only
+    // (the four per-operation types first: they are most events).
     switch (e.type) {
       case 'op.start': {
+        this.at(e.t);
         this.opsStarted++;
-        const op: LiveOp = { segment: e.segment, phase: 'attempt', affected: false };
+        const op: LiveOp = { segment: e.segment, phase: PHASE_ATTEMPT, affected: false };
         this.live.set(e.op, op);
         this.adjust(op, 1);
         return;
       }
-      case 'attempt.start':
+      case 'attempt.start': {
+        const b = this.at(e.t);
         this.attempts++;
         b.attempts++;
         if (e.attempt > 1) {
           this.retries++;
           b.retries++;
         }
-        this.setPhase(this.live.get(e.op), 'attempt');
-        return;
-      case 'attempt.end': {
-        const o = (e.status ?? e.error) as Outcome;
-        this.attemptsByOutcome[o] = (this.attemptsByOutcome[o] ?? 0) + 1;
-        b.statuses[o] = (b.statuses[o] ?? 0) + 1;
+        this.setPhase(this.live.get(e.op), PHASE_ATTEMPT);
         return;
       }
+      case 'attempt.end': {
+        const b = this.at(e.t);
+        const code = this.outcomeCode((e.status ?? e.error) as Outcome);
+        inc(this.attemptsByCode, code);
+        inc(b.statuses, code);
+        return;
+      }
+      case 'op.end':
+        this.opEnd(e);
+        return;
       case 'backoff':
+        this.at(e.t);
         this.backoffCount++;
         this.backoffTotalMs += e.delayMs;
-        this.setPhase(this.live.get(e.op), 'backoff');
+        this.setPhase(this.live.get(e.op), PHASE_BACKOFF);
         return;
       case 'refresh.request':
         this.refresh.requested++;
-        b.refreshRequests++;
-        if (e.op !== null) this.setPhase(this.live.get(e.op), 'refreshWait');
+        this.at(e.t).refreshRequests++;
+        if (e.op !== null) this.setPhase(this.live.get(e.op), PHASE_REFRESH_WAIT);
         return;
       case 'refresh.coalesced':
         this.refresh.coalesced++;
-        b.refreshCoalesced++;
+        this.at(e.t).refreshCoalesced++;
         return;
       case 'refresh.start':
         this.refresh.executed++;
-        b.refreshExecuted++;
+        this.at(e.t).refreshExecuted++;
         return;
       case 'refresh.end':
+        this.at(e.t);
         if (!e.ok) this.refresh.failed++;
         return;
       case 'refresh.debounced':
         this.refresh.debounced++;
-        b.refreshDebounced++;
+        this.at(e.t).refreshDebounced++;
         return;
       case 'refresh.waitAbandoned':
         this.refresh.waitAbandoned++;
-        b.refreshAbandoned++;
+        this.at(e.t).refreshAbandoned++;
         return;
-      case 'op.end': {
-        this.opsEnded++;
-        const o = (e.status ?? e.error) as Outcome;
-        this.opsByOutcome[o] = (this.opsByOutcome[o] ?? 0) + 1;
-        this.endReasons[e.reason]++;
-        this.attemptHistogram.set(e.attempts, (this.attemptHistogram.get(e.attempts) ?? 0) + 1);
-        if (e.attempts > this.maxAttemptsPerOp) this.maxAttemptsPerOp = e.attempts;
-        this.latency.record(e.latencyMs);
-        const op = this.live.get(e.op);
-        if (op !== undefined) {
-          this.adjust(op, -1);
-          this.live.delete(e.op);
-        }
-        if (e.reason === 'success' || e.reason === 'realAnswer') {
-          if (op !== undefined && this.affectedSegments.has(op.segment)) b.okAffected++;
-          else b.okHealthy++;
-        } else b.failed++;
-        return;
-      }
       case 'fault':
-        for (const s of e.segments) this.affectedSegments.add(s);
+        this.at(e.t);
+        for (const s of e.segments) this.markAffected(s);
         return;
       case 'topology':
+        this.at(e.t);
         return;
     }
+  }
+
+  /** the bucket of an event at `t` (opening buckets up to it) */
+  private at(t: number): Bucket {
+    this.lastT = t;
+    return this.bucket(t);
+  }
+
+  private opEnd(e: Extract<ZarisEvent, { type: 'op.end' }>): void {
+    const b = this.at(e.t);
+    this.opsEnded++;
+    inc(this.opsByCode, this.outcomeCode((e.status ?? e.error) as Outcome));
+    const reason = e.reason;
+    if (reason !== this.lastReason) {
+      this.lastReason = reason;
+      this.lastReasonCode = END_REASON_CODE[reason];
+    }
+    inc(this.endReasonCounts, this.lastReasonCode);
+    const attempts = e.attempts;
+    if (attempts >= this.attemptCounts.length) {
+      const grown = new Float64Array(Math.max(attempts + 1, this.attemptCounts.length * 2));
+      grown.set(this.attemptCounts);
+      this.attemptCounts = grown;
+    }
+    inc(this.attemptCounts, attempts);
+    if (attempts > this.maxAttemptsPerOp) this.maxAttemptsPerOp = attempts;
+    this.latency.record(e.latencyMs);
+    const op = this.live.get(e.op);
+    if (op !== undefined) {
+      this.adjust(op, -1);
+      this.live.delete(e.op);
+    }
+    if (e.reason === 'success' || e.reason === 'realAnswer') {
+      if (op !== undefined && this.isAffected(op.segment)) b.okAffected++;
+      else b.okHealthy++;
+    } else b.failed++;
   }
 
   /** closes the series at `t` (the run's end) */
@@ -214,8 +339,8 @@ export class RunAggregator implements TelemetrySink {
 
   /** ok = ended Ok; realAnswers = NotFound/Conflict; failed = errors and exhausted retries */
   opCounts(): { total: number; ok: number; realAnswers: number; failed: number } {
-    const ok = this.endReasons.success;
-    const realAnswers = this.endReasons.realAnswer;
+    const ok = this.endReasonCounts[END_REASON_CODE.success] as number;
+    const realAnswers = this.endReasonCounts[END_REASON_CODE.realAnswer] as number;
     return { total: this.opsEnded, ok, realAnswers, failed: this.opsEnded - ok - realAnswers };
   }
 

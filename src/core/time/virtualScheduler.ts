@@ -1,28 +1,71 @@
 import { EventHeap } from './eventHeap';
-import type { Scheduler, TimerId } from './scheduler';
+import type { TimerId } from './scheduler';
+import { msToTicks, ticksToMs, type SimClock } from './simClock';
+
+export interface VirtualSchedulerOptions {
+  /**
+   * Quantize time to whole ticks, `ticksPerMs` per virtual ms, the way an
+   * integer-millisecond timer library does (default: none, times are exact
+   * floats). Then, as in `@sinonjs/fake-timers`, a timer scheduled with no
+   * delay from inside a running timer fires one tick later. The benchmark
+   * runs this engine and fake-timers with the same ticks to compare them.
+   */
+  readonly ticksPerMs?: number;
+}
 
 /**
  * Deterministic virtual time: timers fire in (time, scheduling order) and the
  * clock jumps from one timer to the next. Used by tests, the simulation
  * engine, the CLI and the replay worker.
  */
-export class VirtualScheduler implements Scheduler {
+export class VirtualScheduler implements SimClock {
+  /** now, in ms */
   private t = 0;
+  /** now, in heap keys: ms, or ticks when quantized */
+  private key = 0;
+  /** ticks per ms; 0 = not quantized */
+  private readonly tpm: number;
+  /** inside advanceTo/step (a timer callback is running) */
+  private running = false;
   private readonly heap = new EventHeap();
   /** number of timer callbacks run so far */
   fired = 0;
+
+  constructor(options: VirtualSchedulerOptions = {}) {
+    const tpm = options.ticksPerMs ?? 0;
+    if (!(tpm >= 0) || !Number.isFinite(tpm)) throw new Error(`ticksPerMs must be a finite number ≥ 0, got ${tpm}`);
+    this.tpm = tpm;
+  }
 
   now(): number {
     return this.t;
   }
 
   setTimer(delayMs: number, fn: () => void): TimerId {
+    if (this.tpm !== 0) return this.heap.push(this.tickKey(this.key + msToTicks(delayMs > 0 ? delayMs : 0, this.tpm)), fn);
     return this.heap.push(this.t + (delayMs > 0 ? delayMs : 0), fn);
   }
 
   /** schedules at an absolute virtual time (clamped to now) */
   at(time: number, fn: () => void): TimerId {
+    if (this.tpm !== 0) return this.heap.push(this.tickKey(msToTicks(time, this.tpm)), fn);
     return this.heap.push(time > this.t ? time : this.t, fn);
+  }
+
+  atCall<T>(time: number, fn: (arg: T) => void, arg: T): TimerId {
+    if (this.tpm !== 0) return this.heap.push(this.tickKey(msToTicks(time, this.tpm)), fn, arg);
+    return this.heap.push(time > this.t ? time : this.t, fn, arg);
+  }
+
+  /** quantized mode: clamps a tick to now, and to now + 1 from inside a running timer */
+  private tickKey(tick: number): number {
+    if (tick > this.key) return tick;
+    return this.running ? this.key + 1 : this.key;
+  }
+
+  private setKey(key: number): void {
+    this.key = key;
+    this.t = this.tpm !== 0 ? ticksToMs(key, this.tpm) : key;
   }
 
   clearTimer(id: TimerId): void {
@@ -36,21 +79,31 @@ export class VirtualScheduler implements Scheduler {
 
   /** time of the next pending timer, or Infinity */
   nextTime(): number {
-    return this.heap.peekTime();
+    const key = this.heap.peekTime();
+    return this.tpm !== 0 ? ticksToMs(key, this.tpm) : key;
   }
 
   /** runs every timer due at or before `time`, then sets the clock to `time` */
   advanceTo(time: number): void {
     const heap = this.heap;
-    while (heap.length > 0 && heap.peekTime() <= time) {
-      this.t = heap.peekTime();
-      const fn = heap.pop();
-      if (fn !== null) {
-        this.fired++;
-        fn();
+    const until = this.tpm !== 0 ? msToTicks(time, this.tpm) : time;
+    const wasRunning = this.running;
+    this.running = true;
+    try {
+      while (heap.length > 0) {
+        const key = heap.peekTime();
+        if (key > until) break;
+        this.setKey(key);
+        const fn = heap.pop();
+        if (fn !== null) {
+          this.fired++;
+          fn(heap.poppedArg);
+        }
       }
+    } finally {
+      this.running = wasRunning;
     }
-    if (time > this.t) this.t = time;
+    if (until > this.key) this.setKey(until);
   }
 
   /** runs every timer due within the next `ms` */
@@ -61,16 +114,24 @@ export class VirtualScheduler implements Scheduler {
   /** runs one timer (skipping cancelled ones); false when none is left */
   step(): boolean {
     const heap = this.heap;
-    while (heap.length > 0) {
-      this.t = heap.peekTime();
-      const fn = heap.pop();
-      if (fn !== null) {
-        this.fired++;
-        fn();
-        return true;
+    const wasRunning = this.running;
+    this.running = true;
+    try {
+      while (heap.length > 0) {
+        const key = heap.peekTime();
+        const fn = heap.pop();
+        if (fn !== null) {
+          // only a timer that fires moves the clock (cancelled ones do not)
+          this.setKey(key);
+          this.fired++;
+          fn(heap.poppedArg);
+          return true;
+        }
       }
+      return false;
+    } finally {
+      this.running = wasRunning;
     }
-    return false;
   }
 
   /** runs until no timer is pending; throws after `maxTimers` to expose livelocks */

@@ -2,8 +2,9 @@
  * The one frame every panel uses: title, units, legend (from the series
  * config), an empty state, and the body. Panels supply data, not styling.
  */
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { SeriesStyle } from '../../theme/statusColors';
+import { usePanelActions } from './panelActions';
 
 export interface ChartFrameProps {
   readonly title: string;
@@ -23,18 +24,25 @@ export interface ChartFrameProps {
 
 export function ChartFrame({ title, units, hint, legend, empty, emptyText, aside, className, children }: ChartFrameProps) {
   const id = `panel-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  const ref = useRef<HTMLElement>(null);
+  const actions = usePanelActions();
   return (
-    <section className={`panel ${className ?? ''}`} aria-labelledby={id}>
+    <section ref={ref} className={`panel ${className ?? ''}`} aria-labelledby={id}>
       <header className="panel-head">
         <div className="panel-title">
           <h2 id={id}>{title}</h2>
           {units ? <span className="units">{units}</span> : null}
         </div>
-        {aside ? <div className="panel-aside">{aside}</div> : null}
+        {aside || actions ? (
+          <div className="panel-aside">
+            {aside}
+            {actions ? <actions.Component title={title} target={ref} /> : null}
+          </div>
+        ) : null}
       </header>
       {hint ? <p className="panel-hint">{hint}</p> : null}
       {legend && legend.length > 0 ? <Legend items={legend} /> : null}
-      <div className="panel-body">{empty ? <div className="empty">{emptyText ?? 'No data yet — press Start.'}</div> : children}</div>
+      <div className="panel-body">{empty ? <div className="empty">{emptyText ?? actions?.emptyText ?? 'No data yet — press Start.'}</div> : children}</div>
     </section>
   );
 }

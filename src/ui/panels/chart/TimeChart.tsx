@@ -8,6 +8,7 @@ import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveCont
 import type { FaultMarker } from '../../store/snapshot';
 import type { TimeRow } from '../../store/selectors';
 import { CHART_THEME, FAULT_STYLE } from '../../theme/statusColors';
+import { useTimeCursor } from '../timeCursor';
 import { formatNumber, markerLanes, tooltipProps } from './format';
 
 export interface TimeSeries {
@@ -36,6 +37,10 @@ export interface TimeChartProps {
   readonly height?: number;
   readonly log?: boolean;
   readonly refs?: readonly HorizontalRef[];
+  /** replay time cursor, seconds (undefined: the view's time cursor, if any; null: none) */
+  readonly cursor?: number | null;
+  /** fixed y maximum (e.g. one scale for two charts side by side) */
+  readonly yMax?: number;
 }
 
 interface MarkerLabelProps {
@@ -56,7 +61,23 @@ function MarkerLabel({ viewBox, text, color, lane }: MarkerLabelProps) {
   );
 }
 
-function TimeChartImpl({ rows, series, domain, markers, unit, height = 210, log = false, refs = [] }: TimeChartProps) {
+/** the cursor's label on the chart's top edge */
+function CursorLabel({ viewBox, text, flip }: { readonly viewBox?: { readonly x?: number; readonly y?: number }; readonly text: string; readonly flip: boolean }) {
+  const x = viewBox?.x ?? 0;
+  const y = viewBox?.y ?? 0;
+  return (
+    <g>
+      <polygon points={`${x - 5},${y - 6} ${x + 5},${y - 6} ${x},${y}`} fill={CHART_THEME.reference} />
+      <text x={flip ? x - 6 : x + 6} y={y + 10} textAnchor={flip ? 'end' : 'start'} fill={CHART_THEME.reference} fontSize={11} fontWeight={700} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
+        {text}
+      </text>
+    </g>
+  );
+}
+
+function TimeChartImpl({ rows, series, domain, markers, unit, height = 210, log = false, refs = [], cursor, yMax }: TimeChartProps) {
+  const viewCursor = useTimeCursor();
+  const cursorSec = cursor === undefined ? (viewCursor?.cursorSec ?? null) : cursor;
   // labels closer than ~12 % of the window share the top: stack them
   const lanes = markerLanes(
     markers.map((m) => m.sec),
@@ -81,8 +102,8 @@ function TimeChartImpl({ rows, series, domain, markers, unit, height = 210, log 
           tick={{ fontSize: 11 }}
           width={52}
           scale={log ? 'log' : 'auto'}
-          domain={log ? ['auto', 'auto'] : [0, 'auto']}
-          allowDataOverflow={log}
+          domain={log ? ['auto', 'auto'] : [0, yMax ?? 'auto']}
+          allowDataOverflow={log || yMax !== undefined}
           tickFormatter={(v: number) => formatNumber(v)}
         />
         <Tooltip {...tooltipProps(unit, (t) => `t = ${Number(t).toFixed(1)} s`)} />
@@ -131,6 +152,9 @@ function TimeChartImpl({ rows, series, domain, markers, unit, height = 210, log 
             label={<MarkerLabel text={`${FAULT_STYLE[m.action].label}${m.action === 'scaleOut' ? '' : ` n${m.node}`}`} color={FAULT_STYLE[m.action].color} lane={lanes[i] ?? 0} />}
           />
         ))}
+        {cursorSec !== null && cursorSec >= domain[0] && cursorSec <= domain[1] ? (
+          <ReferenceLine x={cursorSec} stroke={CHART_THEME.reference} strokeWidth={1.5} className="time-cursor" ifOverflow="discard" label={<CursorLabel text={`${cursorSec.toFixed(1)} s`} flip={cursorSec > domain[0] + (domain[1] - domain[0]) * 0.85} />} />
+        ) : null}
       </ComposedChart>
     </ResponsiveContainer>
   );

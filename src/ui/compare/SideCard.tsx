@@ -1,0 +1,76 @@
+/** One side of the comparison: its label, toggles, verdict and headline numbers. */
+import type { ComparisonSide } from '../../core/replay/compare';
+import type { RunSummary } from '../../core/sim/runScenario';
+import { BUG_TOGGLES } from '../../core/client/config';
+import { BUG_HELP } from '../controls/BugToggles';
+import { formatNumber } from '../panels/chart/format';
+import { SIDE_COLOR } from './SideCharts';
+
+export function SideCard({ id, side, summary }: { id: 'a' | 'b'; side: ComparisonSide; summary: RunSummary | null }) {
+  const bugs = BUG_TOGGLES.filter((t) => side.client.bugs[t]);
+  const inv = summary?.invariants;
+  const bad = inv?.checks.filter((c) => !c.ok) ?? [];
+  const budget = inv?.checks.find((c) => c.name === 'attemptBudgetKept');
+  return (
+    <article className={`side-card side-${id}`} style={{ borderTopColor: SIDE_COLOR[id] }} data-testid={`compare-side-${id}`} aria-label={`Run ${id.toUpperCase()}`}>
+      <header>
+        <span className="side-tag" style={{ background: SIDE_COLOR[id] }}>
+          {id.toUpperCase()}
+        </span>
+        <h3>{side.label}</h3>
+      </header>
+      <div className="toggles">
+        {bugs.length === 0 ? (
+          <span className="badge ok">no bug toggles on</span>
+        ) : (
+          bugs.map((b) => (
+            <span key={b} className="badge bad">
+              bug on: {BUG_HELP[b].label}
+            </span>
+          ))
+        )}
+        {inv ? (
+          <span className={bad.length === 0 ? 'badge ok' : inv.ok ? 'badge expected' : 'badge bad'} data-testid={`compare-verdict-${id}`}>
+            {bad.length === 0 ? 'all invariants kept' : inv.ok ? `${bad.map((c) => c.name).join(', ')} violated — explained by the toggle` : 'invariant VIOLATED'}
+          </span>
+        ) : null}
+      </div>
+      {summary ? (
+        <dl className="side-figures">
+          <div className={budget && !budget.ok ? 'bad' : ''}>
+            <dt>max attempts of one op</dt>
+            <dd data-testid={`compare-max-attempts-${id}`}>
+              {summary.attempts.maxPerOp}
+              <small> / budget {summary.client.maxAttempts}</small>
+            </dd>
+          </div>
+          <div>
+            <dt>ops over budget</dt>
+            <dd>{formatNumber(budget?.violations ?? 0)}</dd>
+          </div>
+          <div>
+            <dt>refreshes executed</dt>
+            <dd>
+              {formatNumber(summary.refresh.executed)}
+              <small> · peak {formatNumber(summary.refresh.peakExecutedPerSecond)}/s</small>
+            </dd>
+          </div>
+          <div>
+            <dt>failed ops</dt>
+            <dd>{formatNumber(summary.ops.failed)}</dd>
+          </div>
+          <div>
+            <dt>p99 latency</dt>
+            <dd>{formatNumber(summary.latencyMs.p99)} ms</dd>
+          </div>
+          <div>
+            <dt>rejected arrivals</dt>
+            <dd>{formatNumber(summary.workload.rejected)}</dd>
+          </div>
+        </dl>
+      ) : (
+        <div className="empty small">running…</div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,62 @@
+/** The replay's header: the run's identity and the headline figures at the cursor. */
+import { useMemo } from 'react';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import { formatNumber } from '../panels/chart/format';
+import { selectDebounceCeiling, selectHeadline, selectInvariantRows, selectStaleCount, selectWorkloadSummary } from '../store/selectors';
+import { useDashboard } from '../store/StoreContext';
+import type { ReplayController } from './replayController';
+import { RunIdentityBlock } from './RunIdentityBlock';
+
+const VERDICT = {
+  pending: { label: 'invariants: waiting for events', className: 'badge muted' },
+  ok: { label: 'invariants kept', className: 'badge ok' },
+  expected: { label: 'invariant violated — explained by a bug toggle', className: 'badge expected' },
+  violated: { label: 'invariant VIOLATED', className: 'badge bad' },
+} as const;
+
+export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
+  const run = useStore(ctl.ui, (s) => s.run);
+  const { snap, config, workload, cluster, client } = useDashboard(useShallow((s) => ({ snap: s.snapshot, config: s.clientConfig, workload: s.workload, cluster: s.cluster, client: s.client })));
+  const h = useMemo(() => selectHeadline(snap), [snap]);
+  const verdict = useMemo(() => selectInvariantRows(snap.invariants).verdict, [snap]);
+  const ceiling = selectDebounceCeiling(config.refreshDebounceMs, config.bugs.noRefreshDebounce);
+  const kpis: { label: string; value: string; tone?: 'bad' | 'warn' }[] = [
+    { label: 'ops / s', value: formatNumber(h.opsPerSec) },
+    { label: 'failed / s', value: formatNumber(h.failedPerSec), ...(h.failedPerSec > 0 ? { tone: 'bad' as const } : {}) },
+    { label: 'retries / s', value: formatNumber(h.retriesPerSec) },
+    { label: ceiling !== null ? `refreshes / s (ceiling ${formatNumber(ceiling)})` : 'refreshes / s', value: formatNumber(h.refreshesPerSec), ...(ceiling !== null && h.refreshesPerSec > ceiling ? { tone: 'warn' as const } : {}) },
+    { label: 'p99 latency', value: h.p99Ms === null ? '—' : `${formatNumber(h.p99Ms)} ms` },
+    { label: 'in flight', value: formatNumber(h.inFlight) },
+    { label: 'stale segments', value: String(selectStaleCount(cluster, client)) },
+  ];
+  return (
+    <header className="app-header replay-header">
+      <div className="brand">
+        <h1>Replay</h1>
+        <p className="tagline">deterministic engine · one time cursor</p>
+      </div>
+      {run ? (
+        <RunIdentityBlock
+          identity={run.identity}
+          {...(run.scenario ? { extra: selectWorkloadSummary(workload) } : {})}
+          badges={
+            <span className={VERDICT[verdict].className} data-testid="replay-verdict">
+              {VERDICT[verdict].label}
+            </span>
+          }
+        />
+      ) : (
+        <div className="identity k">nothing loaded</div>
+      )}
+      <dl className="kpis" aria-label="Figures at the cursor">
+        {kpis.map((k) => (
+          <div key={k.label} className={`kpi ${k.tone ?? ''}`}>
+            <dt>{k.label}</dt>
+            <dd>{k.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </header>
+  );
+}

@@ -1,0 +1,93 @@
+/** What to replay: a preset, a seed, bug toggles, or a file (scenario JSON, NDJSON events). */
+import { useState } from 'react';
+import { BUG_TOGGLES } from '../../core/client/config';
+import { PRESETS } from '../../core/sim/presets';
+import { BUG_HELP } from '../controls/BugToggles';
+import type { BugToggle, UrlState } from '../urlState';
+
+export interface RunSettingsProps {
+  readonly part: UrlState;
+  /** the loaded run's bug toggles (what the chips show) */
+  readonly bugsOn: readonly BugToggle[] | null;
+  /** the loaded run's seed */
+  readonly seed: number | null;
+  /** a label for an inline scenario (file / recording / link) */
+  readonly inlineLabel: string | null;
+  readonly onChange: (part: Partial<UrlState>) => void;
+  readonly onFile: (file: File) => void;
+  readonly disabled?: boolean;
+}
+
+export function RunSettings({ part, bugsOn, seed, inlineLabel, onChange, onFile, disabled }: RunSettingsProps) {
+  const preset = 'preset' in part.scenario ? part.scenario.preset : '';
+  const [seedText, setSeedText] = useState<string | null>(null);
+  const applySeed = () => {
+    if (seedText === null) return;
+    const n = Number(seedText);
+    if (Number.isInteger(n) && n >= 0 && n <= 2 ** 31 - 1) onChange({ seed: n });
+    setSeedText(null);
+  };
+  return (
+    <div className="run-settings" role="group" aria-label="What to replay">
+      <label className="preset">
+        scenario
+        <select
+          value={preset}
+          aria-label="Scenario preset"
+          disabled={disabled}
+          onChange={(e) => onChange({ scenario: { preset: e.target.value }, seed: undefined, client: {}, cursor: undefined })}
+        >
+          {preset === '' ? <option value="">{inlineLabel ?? 'scenario from the link'}</option> : null}
+          {PRESETS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="seed">
+        seed
+        <input
+          type="number"
+          min={0}
+          step={1}
+          value={seedText ?? (seed ?? '')}
+          aria-label="Seed"
+          disabled={disabled || seed === null}
+          onChange={(e) => setSeedText(e.target.value)}
+          onBlur={applySeed}
+          onKeyDown={(e) => e.key === 'Enter' && applySeed()}
+        />
+      </label>
+      <div className="chips" role="group" aria-label="Bug toggles">
+        {BUG_TOGGLES.map((b) => {
+          const on = bugsOn?.includes(b) ?? false;
+          return (
+            <label key={b} className={`chip ${on ? 'on' : ''}`} title={BUG_HELP[b].help}>
+              <input
+                type="checkbox"
+                checked={on}
+                disabled={disabled || bugsOn === null}
+                onChange={(e) => onChange({ client: { ...part.client, bugs: e.target.checked ? [...(bugsOn ?? []), b] : (bugsOn ?? []).filter((x) => x !== b) } })}
+              />
+              {BUG_HELP[b].label}
+            </label>
+          );
+        })}
+      </div>
+      <label className="btn small file-btn" title="Open a scenario (.json) or an events file (.ndjson, the export or the CLI's --events output)">
+        Open file…
+        <input
+          type="file"
+          accept=".json,.ndjson,.jsonl,application/json,application/x-ndjson"
+          data-testid="replay-open-file"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            e.target.value = '';
+            if (f) onFile(f);
+          }}
+        />
+      </label>
+    </div>
+  );
+}

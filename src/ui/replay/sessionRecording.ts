@@ -1,0 +1,141 @@
+/**
+ * Records a live session as an editable scenario (SPEC §10 format): the
+ * scenario it started from, every fault that fired (button presses and the
+ * scenario's own schedule) at the session time its `fault` event carries,
+ * and configuration changes. "Save as scenario" writes `toScenarioInput()`;
+ * the replay runs it in the deterministic engine. Pure: fed by the
+ * recording controls / listener, readable in tests.
+ */
+import type { ClientConfig } from '../../core/client/config';
+import type { FaultCommand, FaultSpec } from '../../core/cluster/faults';
+import { toScenarioInput, type Scenario, type ScenarioInput } from '../../core/sim/scenario';
+import type { WorkloadConfig } from '../../core/sim/workloadConfig';
+import type { FaultEvent } from '../../core/telemetry/events';
+import { clientOverridesDiff } from './urlScenario';
+
+/** a configuration change during the session (the scenario format has no schedule for these) */
+export interface RecordedChange {
+  /** ms since the session started */
+  readonly atMs: number;
+  readonly what: 'client' | 'workload';
+  readonly summary: string;
+}
+
+const DESCRIPTION_MAX = 2000;
+const sec = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/** "maxAttempts 3 → 5, bug toggles on: deadlineReplacesAttempts" */
+export function describeClientChange(from: ClientConfig, to: ClientConfig): string {
+  const d = clientOverridesDiff(from, to);
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(d)) {
+    if (k === 'bugs') parts.push(`bug toggles on: ${(v as string[]).length === 0 ? 'none' : (v as string[]).join(', ')}`);
+    else parts.push(`${k} ${String(from[k as keyof ClientConfig] ?? 'infinite')} → ${String(v)}`);
+  }
+  return parts.length === 0 ? 'no change' : parts.join(', ');
+}
+
+export class SessionRecording {
+  private scenario!: Scenario;
+  private faults: FaultSpec[] = [];
+  /** pressed, not yet seen as a `fault` event */
+  private pending: FaultCommand[] = [];
+  /** the scenario's own schedule, not yet seen */
+  private scheduled: FaultSpec[] = [];
+  private client!: ClientConfig;
+  private workload!: WorkloadConfig;
+  /** configuration in effect when the first fault fired */
+  private atFirstFault: { client: ClientConfig; workload: WorkloadConfig } | null = null;
+  private changeLog: RecordedChange[] = [];
+  /** newest session time seen, ms */
+  lastT = 0;
+
+  constructor(scenario: Scenario) {
+    this.begin(scenario);
+  }
+
+  /** a new session from `scenario`: forget the recording */
+  begin(scenario: Scenario): void {
+    this.scenario = scenario;
+    this.faults = [];
+    this.pending = [];
+    this.scheduled = [...scenario.faults];
+    this.client = scenario.client;
+    this.workload = scenario.workload;
+    this.atFirstFault = null;
+    this.changeLog = [];
+    this.lastT = 0;
+  }
+
+  observe(t: number): void {
+    if (t > this.lastT) this.lastT = t;
+  }
+
+  /** a fault button was pressed (its effect arrives later as a `fault` event) */
+  pressed(cmd: FaultCommand): void {
+    this.pending.push(cmd);
+  }
+
+  /** the press failed: it will not fire */
+  unpressed(cmd: FaultCommand): void {
+    const i = this.pending.indexOf(cmd);
+    if (i >= 0) this.pending.splice(i, 1);
+  }
+
+  /** a `fault` event from the stream: the moment it really fired */
+  faultSeen(e: FaultEvent): void {
+    this.observe(e.t);
+    if (this.atFirstFault === null) this.atFirstFault = { client: this.client, workload: this.workload };
+    const p = this.pending.findIndex((c) => c.action === e.action && (c.node === undefined || c.node === e.node));
+    const s = p >= 0 ? -1 : this.scheduled.findIndex((f) => f.action === e.action && (f.node === undefined || f.node === e.node));
+    let spec: FaultSpec;
+    if (p >= 0) {
+      const cmd = this.pending.splice(p, 1)[0] as FaultCommand;
+      spec = { ...cmd, atMs: Math.round(e.t) };
+    } else if (s >= 0) {
+      spec = { ...(this.scheduled.splice(s, 1)[0] as FaultSpec) };
+    } else {
+      spec = { atMs: Math.round(e.t), action: e.action };
+    }
+    // a scale-out names no node (it adds the next one); everything else is pinned to the node it hit
+    const { node: _node, ...rest } = spec;
+    this.faults.push(e.action === 'scaleOut' ? rest : { ...rest, node: e.node });
+  }
+
+  configured(client: ClientConfig, t: number): void {
+    const summary = describeClientChange(this.client, client);
+    this.client = client;
+    if (summary !== 'no change') this.changeLog.push({ atMs: t, what: 'client', summary });
+  }
+
+  workloadSet(workload: WorkloadConfig, t: number): void {
+    this.workload = workload;
+    this.changeLog.push({ atMs: t, what: 'workload', summary: 'workload replaced' });
+  }
+
+  get recordedFaults(): readonly FaultSpec[] {
+    return this.faults;
+  }
+
+  get changes(): readonly RecordedChange[] {
+    return this.changeLog;
+  }
+
+  /** the session as a scenario file: its configuration when the first fault fired (else now) */
+  toScenarioInput(): ScenarioInput {
+    const cfg = this.atFirstFault ?? { client: this.client, workload: this.workload };
+    const faults = [...this.faults].sort((a, b) => a.atMs - b.atMs);
+    const lastFault = faults.length > 0 ? (faults[faults.length - 1] as FaultSpec).atMs : 0;
+    const durationMs = Math.max(1000, Math.ceil((Math.max(this.lastT, lastFault + 2000) + 1) / 1000) * 1000);
+    const base = toScenarioInput({ ...this.scenario, client: cfg.client, workload: cfg.workload, faults, durationMs });
+    const pressed = faults.map((f) => `${f.action}${f.node !== undefined ? ` n${f.node}` : ''} at ${sec(f.atMs)}`).join(', ');
+    const later = this.changeLog.map((c) => `${sec(c.atMs)}: ${c.summary}`).join('; ');
+    let description = `Recorded from a live session of "${this.scenario.name}" (${faults.length} fault${faults.length === 1 ? '' : 's'}${pressed ? `: ${pressed}` : ''}).`;
+    if (later) description += ` Configuration changes during the session (this file keeps the configuration in effect at the first fault): ${later}.`;
+    return {
+      ...base,
+      name: `${this.scenario.name}-recorded`.slice(0, 200),
+      description: description.length > DESCRIPTION_MAX ? `${description.slice(0, DESCRIPTION_MAX - 1)}…` : description,
+    };
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The live session's recording: how many faults it holds, "Save as scenario"
+ * (a SPEC §10 file with every fault at the session time it fired) and
+ * "Replay in engine" (the same scenario in the deterministic replay).
+ */
+import { useState } from 'react';
+import { useStore } from 'zustand';
+import { loadScenario } from '../../core/sim/scenario';
+import { exportFileName } from '../export/caption';
+import { downloadText } from '../export/download';
+import type { AppStore } from './appStore';
+import type { LiveHandle } from './liveHandle';
+
+export function LiveRecordingBar({ app, live }: { app: AppStore; live: LiveHandle }) {
+  // re-render when faults arrive or the session changes; the recording is read on render
+  useStore(live.store, (s) => s.faultMarkers.length);
+  const sessionId = useStore(live.store, (s) => s.session.id);
+  const [error, setError] = useState<string | null>(null);
+  const rec = live.recording;
+  const faults = rec.recordedFaults.length;
+  const recorded = () => {
+    const input = rec.toScenarioInput();
+    loadScenario(input, 'the recording'); // throws an InputError naming the field if it would not replay
+    return input;
+  };
+  const act = (fn: () => void) => {
+    try {
+      setError(null);
+      fn();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  return (
+    <div className="recording" role="group" aria-label="Session recording" data-session={sessionId}>
+      <span className="rec-dot" aria-hidden="true" />
+      <span className="rec-text">
+        recording · {faults} fault{faults === 1 ? '' : 's'}
+        {rec.changes.length > 0 ? ` · ${rec.changes.length} config change${rec.changes.length === 1 ? '' : 's'}` : ''}
+      </span>
+      <button
+        type="button"
+        className="btn small"
+        title="Download this session as an editable scenario file (faults at the time they fired, the configuration at the first fault)"
+        data-testid="save-scenario"
+        onClick={() =>
+          act(() => {
+            const input = recorded();
+            downloadText(`${JSON.stringify(input, null, 2)}\n`, exportFileName({ scenario: input.name, seed: input.seed }, 'scenario', 'json'), 'application/json');
+          })
+        }
+      >
+        Save as scenario
+      </button>
+      <button
+        type="button"
+        className="btn small primary"
+        title="Run this recording in the deterministic engine (Replay view)"
+        data-testid="replay-recording"
+        onClick={() =>
+          act(() => {
+            const inline = recorded();
+            app.getState().setPart('replay', { scenario: { inline }, seed: undefined, client: {}, cursor: undefined }, 'live recording');
+            app.getState().setView('replay');
+          })
+        }
+      >
+        Replay in engine
+      </button>
+      {error ? (
+        <span className="export-error" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}

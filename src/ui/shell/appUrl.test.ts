@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_URL_STATE } from '../urlState';
+import { createAppStore, initialParts } from './appStore';
+import { paramOf, readUrl, writeUrl } from './appUrl';
+
+describe('reading the URL forgivingly', () => {
+  it('reads a good link, keeping development parameters aside', () => {
+    const r = readUrl('?preset=refresh-storm&seed=3&view=replay&cursor=6200&feed=sim');
+    expect(r.error).toBeNull();
+    expect(r.state).toMatchObject({ scenario: { preset: 'refresh-storm' }, seed: 3, view: 'replay', cursor: 6200 });
+    expect(r.dev).toBe('feed=sim');
+    expect(writeUrl(r.state, r.dev)).toBe('?preset=refresh-storm&seed=3&view=replay&cursor=6200&feed=sim');
+  });
+
+  it('drops a bad parameter, says which and why, and keeps the rest', () => {
+    const r = readUrl('?preset=refresh-storm&view=replay&cursor=soon&maxAttempts=0');
+    expect(r.state).toMatchObject({ scenario: { preset: 'refresh-storm' }, view: 'replay' });
+    expect(r.state.cursor).toBeUndefined();
+    expect(r.state.client.maxAttempts).toBeUndefined();
+    expect(r.error?.issues).toEqual([
+      { path: 'maxAttempts', message: 'must be a whole number ≥ 1 (got "0")' },
+      { path: 'cursor', message: 'must be a time in ms from 0 to 3600000 (got "soon")' },
+    ]);
+    expect(r.error?.summary).toBe('This link has problems: maxAttempts, cursor were ignored, the rest of the link applies.');
+  });
+
+  it('falls back to the defaults when nothing can be read', () => {
+    const r = readUrl(`?${'x'.repeat(40_000)}`);
+    expect(r.state).toEqual(DEFAULT_URL_STATE);
+    expect(r.error?.summary).toMatch(/showing the defaults/);
+    expect(readUrl('?scenario=zzzz').error?.issues[0]?.path).toBe('scenario');
+    expect(readUrl('?scenario=zzzz').state.scenario).toEqual(DEFAULT_URL_STATE.scenario);
+  });
+
+  it('finds the parameter of an issue path', () => {
+    expect(paramOf('scenario.faults[0].atMs')).toBe('scenario');
+    expect(paramOf('cmpA')).toBe('cmpA');
+    expect(paramOf('')).toBe('');
+  });
+});
+
+describe('app state per view', () => {
+  it("gives each view the link's scenario, or its own default", () => {
+    const named = initialParts({ state: { scenario: { preset: 'herd' }, client: {}, view: 'compare', compare: { a: [], b: ['noRefreshCoalescing'] } }, namedScenario: true });
+    expect(named.compare.compare).toEqual({ a: [], b: ['noRefreshCoalescing'] });
+    expect(named.live.scenario).toEqual({ preset: 'herd' });
+    expect(named.replay).toEqual({ scenario: { preset: 'herd' }, client: {}, view: 'replay' });
+    const bare = initialParts({ state: DEFAULT_URL_STATE, namedScenario: false });
+    expect(bare.live.scenario).toEqual({ preset: 'steady' });
+    expect(bare.replay.scenario).toEqual({ preset: 'failover' });
+  });
+
+  it('merges view state, removing cleared fields, and remembers visited views', () => {
+    const app = createAppStore(readUrl('?preset=failover&view=replay&cursor=100'));
+    app.getState().setPart('replay', { cursor: undefined, seed: 9 }, 'file x.json');
+    expect(app.getState().parts.replay).toEqual({ scenario: { preset: 'failover' }, client: {}, view: 'replay', seed: 9 });
+    expect(app.getState().origins.replay).toBe('file x.json');
+    app.getState().setView('compare');
+    expect(app.getState().visited).toEqual(['replay', 'compare']);
+  });
+});
