@@ -1,27 +1,16 @@
-import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { BUG_HELP } from './controls/BugToggles';
-import { formatNumber } from './panels/chart/format';
-import { selectBugsOn, selectConfigSummary, selectDebounceCeiling, selectHeadline, selectStaleCount, selectWorkloadSummary } from './store/selectors';
+import { useHeadlineKpis } from './KpiStrip';
+import { selectBugsOn, selectConfigSummary, selectWorkloadSummary } from './store/selectors';
 import { useDashboard } from './store/StoreContext';
 
 /** product name, session identity (scenario, seed, config, toggles) and headline figures */
 export function Header() {
-  const { session, config, workload, snap, cluster, client } = useDashboard(
-    useShallow((s) => ({ session: s.session, config: s.clientConfig, workload: s.workload, snap: s.snapshot, cluster: s.cluster, client: s.client })),
+  const { session, config, workload, cluster } = useDashboard(
+    useShallow((s) => ({ session: s.session, config: s.clientConfig, workload: s.workload, cluster: s.cluster })),
   );
-  const h = useMemo(() => selectHeadline(snap), [snap]);
   const bugs = selectBugsOn(config.bugs);
-  const ceiling = selectDebounceCeiling(config.refreshDebounceMs, config.bugs.noRefreshDebounce);
-  const kpis: { label: string; value: string; tone?: 'bad' | 'warn' }[] = [
-    { label: 'ops / s', value: formatNumber(h.opsPerSec) },
-    { label: 'failed / s', value: formatNumber(h.failedPerSec), ...(h.failedPerSec > 0 ? { tone: 'bad' as const } : {}) },
-    { label: 'retries / s', value: formatNumber(h.retriesPerSec) },
-    { label: ceiling !== null ? `refreshes / s (ceiling ${formatNumber(ceiling)})` : 'refreshes / s', value: formatNumber(h.refreshesPerSec), ...(ceiling !== null && h.refreshesPerSec > ceiling ? { tone: 'warn' as const } : {}) },
-    { label: 'p99 latency', value: h.p99Ms === null ? '—' : `${formatNumber(h.p99Ms)} ms` },
-    { label: 'in flight', value: formatNumber(h.inFlight) },
-    { label: 'stale segments', value: String(selectStaleCount(cluster, client)) },
-  ];
+  const kpis = useHeadlineKpis();
   return (
     <header className="app-header">
       <div className="brand">

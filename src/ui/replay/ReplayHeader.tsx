@@ -2,8 +2,8 @@
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import { formatNumber } from '../panels/chart/format';
-import { selectDebounceCeiling, selectHeadline, selectInvariantRows, selectStaleCount, selectWorkloadSummary } from '../store/selectors';
+import { useHeadlineKpis } from '../KpiStrip';
+import { selectInvariantRows, selectWorkloadSummary } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import type { ReplayController } from './replayController';
 import { RunIdentityBlock } from './RunIdentityBlock';
@@ -17,19 +17,9 @@ const VERDICT = {
 
 export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
   const run = useStore(ctl.ui, (s) => s.run);
-  const { snap, config, workload, cluster, client } = useDashboard(useShallow((s) => ({ snap: s.snapshot, config: s.clientConfig, workload: s.workload, cluster: s.cluster, client: s.client })));
-  const h = useMemo(() => selectHeadline(snap), [snap]);
+  const { snap, workload } = useDashboard(useShallow((s) => ({ snap: s.snapshot, workload: s.workload })));
   const verdict = useMemo(() => selectInvariantRows(snap.invariants).verdict, [snap]);
-  const ceiling = selectDebounceCeiling(config.refreshDebounceMs, config.bugs.noRefreshDebounce);
-  const kpis: { label: string; value: string; tone?: 'bad' | 'warn' }[] = [
-    { label: 'ops / s', value: formatNumber(h.opsPerSec) },
-    { label: 'failed / s', value: formatNumber(h.failedPerSec), ...(h.failedPerSec > 0 ? { tone: 'bad' as const } : {}) },
-    { label: 'retries / s', value: formatNumber(h.retriesPerSec) },
-    { label: ceiling !== null ? `refreshes / s (ceiling ${formatNumber(ceiling)})` : 'refreshes / s', value: formatNumber(h.refreshesPerSec), ...(ceiling !== null && h.refreshesPerSec > ceiling ? { tone: 'warn' as const } : {}) },
-    { label: 'p99 latency', value: h.p99Ms === null ? '—' : `${formatNumber(h.p99Ms)} ms` },
-    { label: 'in flight', value: formatNumber(h.inFlight) },
-    { label: 'stale segments', value: String(selectStaleCount(cluster, client)) },
-  ];
+  const kpis = useHeadlineKpis();
   return (
     <header className="app-header replay-header">
       <div className="brand">
