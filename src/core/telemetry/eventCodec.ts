@@ -18,7 +18,7 @@
  *   topology        b=node c=epoch d=change s=JSON segments
  */
 import { OP_KINDS, type OpKind } from '../domain/protocol';
-import { OUTCOMES, OUTCOME_CODE, type KvStatus, type OpErrorCode, type Outcome } from '../domain/status';
+import { isKvStatus, OUTCOMES, OUTCOME_CODE, type KvStatus, type OpErrorCode, type Outcome } from '../domain/status';
 import {
   END_REASONS,
   EVENT_TYPES,
@@ -46,7 +46,6 @@ export interface EventBatch {
 
 const TYPE_CODE = Object.fromEntries(EVENT_TYPES.map((t, i) => [t, i])) as Record<EventType, number>;
 const CONNECT_CAUSE = 255;
-const KV = new Set<string>(['Ok', 'NotFound', 'Conflict', 'Moved', 'OwnershipChanging', 'ReplicaWriteRejected', 'Migrating', 'Unavailable']);
 
 const orNaN = (x: number | null | undefined): number => (x === null || x === undefined ? NaN : x);
 const orMinus = (x: number | null | undefined): number => (x === null || x === undefined ? -1 : x);
@@ -228,7 +227,7 @@ const nullable = (x: number): number | null => (x === -1 ? null : x);
 const outcome = (code: number): Outcome => OUTCOMES[code] as Outcome;
 function statusOrError(code: number): { status: KvStatus } | { error: OpErrorCode } {
   const o = outcome(code);
-  return KV.has(o) ? { status: o as KvStatus } : { error: o as OpErrorCode };
+  return isKvStatus(o) ? { status: o } : { error: o as OpErrorCode };
 }
 
 /** row i back to the event object */
