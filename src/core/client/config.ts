@@ -177,3 +177,18 @@ export function resolveClientConfig(
 export function attemptBudget(config: ClientConfig): number {
   return config.disableRetries ? 1 : config.maxAttempts;
 }
+
+/** the settings of `cur` that differ from `base`, as a scenario's partial client section (bugs: only the toggles that changed) */
+export function clientConfigDiff(base: ClientConfig, cur: ClientConfig): ClientConfigInput {
+  const out: { -readonly [K in keyof ClientConfigInput]: ClientConfigInput[K] } = {};
+  if (cur.maxAttempts !== base.maxAttempts) out.maxAttempts = cur.maxAttempts;
+  if (cur.backoffMillis !== base.backoffMillis) out.backoffMillis = cur.backoffMillis;
+  if (cur.operationTimeoutMs !== base.operationTimeoutMs) out.operationTimeoutMs = cur.operationTimeoutMs ?? 'infinite';
+  if (cur.disableRetries !== base.disableRetries) out.disableRetries = cur.disableRetries;
+  if (cur.refreshWaitBudgetMs !== base.refreshWaitBudgetMs) out.refreshWaitBudgetMs = cur.refreshWaitBudgetMs;
+  if (cur.refreshDebounceMs !== base.refreshDebounceMs) out.refreshDebounceMs = cur.refreshDebounceMs;
+  if (cur.attemptTimeoutMs !== base.attemptTimeoutMs) out.attemptTimeoutMs = cur.attemptTimeoutMs;
+  const bugs = Object.fromEntries(BUG_TOGGLES.filter((t) => cur.bugs[t] !== base.bugs[t]).map((t) => [t, cur.bugs[t]]));
+  if (Object.keys(bugs).length > 0) out.bugs = bugs;
+  return out;
+}

@@ -12,7 +12,9 @@ import { Rng } from '../rng';
 import { teeSink, type TelemetrySink } from '../telemetry/events';
 import type { SimClock } from '../time/simClock';
 import { VirtualScheduler } from '../time/virtualScheduler';
-import type { Scenario } from './scenario';
+import { mergeClientConfig } from '../client/config';
+import type { ConfigChange, Scenario } from './scenario';
+import { mergeWorkload } from './workloadConfig';
 import { SimNetwork } from './simNetwork';
 import { Workload } from './workload';
 import { ApplyTracker } from './applyTracker';
@@ -72,8 +74,19 @@ export class SimEngine {
     for (const f of this.scenario.faults) {
       this.scheduler.at(f.atMs, () => this.control.apply(f));
     }
+    for (const c of this.scenario.changes) {
+      this.scheduler.at(c.atMs, () => this.change(c));
+    }
     this.scheduler.at(this.scenario.durationMs, () => this.workload.stop());
     this.client.connect(() => this.workload.start());
+  }
+
+  /** applies a scheduled configuration change now */
+  change(c: ConfigChange): void {
+    if (c.client !== undefined) this.client.configure(mergeClientConfig(this.client.config, c.client));
+    if (c.workload !== undefined) this.workload.reconfigure(mergeWorkload(this.workload.config, c.workload));
+    if (c.paused === true) this.workload.pause();
+    if (c.paused === false) this.workload.resume();
   }
 
   /** applies a fault now (live replays of recorded button presses) */

@@ -8,10 +8,10 @@ import type { TelemetrySink } from '../telemetry/events';
 import { RunAggregator, type Bucket } from '../telemetry/runAggregator';
 import { SimEngine } from './engine';
 import { InvariantChecker, type InvariantReport } from './invariants';
-import type { Scenario } from './scenario';
+import { clientConfigsOf, type Scenario } from './scenario';
 import type { WorkloadStats } from './workload';
 import type { FaultSpec } from '../cluster/faults';
-import type { ClientConfig } from '../client/config';
+import { BUG_TOGGLES, type BugToggles, type ClientConfig } from '../client/config';
 import type { SimClock } from '../time/simClock';
 
 export interface RunSummary {
@@ -88,12 +88,18 @@ export interface RunOutcome {
 
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunOutcome {
   const aggregator = new RunAggregator(1000);
-  const checker = new InvariantChecker(() => scenario.client);
+  // Allowances follow the configuration in effect; a violation counts as
+  // explained by a bug toggle that was on at any point of the run.
+  const configs = clientConfigsOf(scenario);
+  const bugs = Object.fromEntries(BUG_TOGGLES.map((b) => [b, configs.some((c) => c.bugs[b])])) as unknown as BugToggles;
+  let current: () => ClientConfig = () => scenario.client;
+  const checker = new InvariantChecker(() => ({ ...current(), bugs }));
   const engine = new SimEngine(scenario, {
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     sinks: [aggregator, checker, ...(options.sinks ?? [])],
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
   });
+  current = () => engine.client.config;
   engine.run(options.onProgress);
   aggregator.finish(scenario.durationMs);
   checker.checkFinalState(engine.state);

@@ -42,6 +42,7 @@ describe('a minimal scenario gets every default', () => {
       client: DEFAULT_CLIENT_CONFIG,
       workload: DEFAULT_WORKLOAD,
       faults: [],
+      changes: [],
     });
   });
 

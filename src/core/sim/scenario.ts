@@ -1,9 +1,27 @@
 import { z } from 'zod';
-import { clientConfigInputSchema, bugTogglesSchema, resolveClientConfig, type ClientConfig } from '../client/config';
+import { clientConfigInputSchema, bugTogglesSchema, mergeClientConfig, resolveClientConfig, type ClientConfig } from '../client/config';
 import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from '../cluster/clusterConfig';
 import { faultSpecSchema, type FaultSpec } from '../cluster/faults';
 import { InputError, issuesOf, type InputIssue } from '../validation';
-import { resolveWorkload, workloadSchema, type WorkloadConfig } from './workloadConfig';
+import { isIdleWorkload, mergeWorkload, resolveWorkload, workloadSchema, type WorkloadConfig } from './workloadConfig';
+
+/**
+ * One entry of the configuration schedule (scenario field `changes`): at
+ * `atMs` the client and/or the workload take these settings over the ones
+ * in effect, and/or the workload pauses or resumes. A live session records
+ * its control changes this way, so its replay does what the session did.
+ */
+export const configChangeSchema = z
+  .strictObject({
+    atMs: z.number({ error: 'atMs must be a number of ms' }).min(0, 'atMs must be ≥ 0'),
+    client: clientConfigInputSchema.optional(),
+    workload: workloadSchema.optional(),
+    paused: z.boolean({ error: 'paused must be true or false' }).optional(),
+  })
+  .refine((c) => c.client !== undefined || c.workload !== undefined || c.paused !== undefined, {
+    message: 'a change needs at least one of client, workload, paused',
+  });
+export type ConfigChange = z.output<typeof configChangeSchema>;
 
 /** A scenario file (SPEC §10), validated; unknown fields are errors. */
 export const scenarioSchema = z
@@ -17,6 +35,7 @@ export const scenarioSchema = z
     bugs: bugTogglesSchema.optional(),
     workload: workloadSchema.optional(),
     faults: z.array(faultSpecSchema, { error: 'faults must be a list of { atMs, action, node? }' }).max(10_000, 'at most 10000 faults').optional(),
+    changes: z.array(configChangeSchema, { error: 'changes must be a list of { atMs, client?, workload?, paused? }' }).max(10_000, 'at most 10000 changes').optional(),
   })
   .superRefine((s, ctx) => {
     let members = s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes;
@@ -47,6 +66,18 @@ export const scenarioSchema = z
     if (w !== undefined && (w.concurrency ?? 1) === 0 && (w.ratePerSec ?? 0) === 0) {
       ctx.addIssue({ code: 'custom', path: ['workload'], message: 'workload needs concurrency ≥ 1 or ratePerSec > 0' });
     }
+    let workload = resolveWorkload(w ?? {});
+    const changes = (s.changes ?? []).map((c, i) => ({ c, i })).sort((a, b) => a.c.atMs - b.c.atMs || a.i - b.i);
+    for (const { c, i } of changes) {
+      if (c.atMs > s.durationMs) {
+        ctx.addIssue({ code: 'custom', path: ['changes', i, 'atMs'], message: `atMs ${c.atMs} is after the end of the run (durationMs ${s.durationMs})` });
+      }
+      if (c.workload === undefined) continue;
+      workload = mergeWorkload(workload, c.workload);
+      if (isIdleWorkload(workload)) {
+        ctx.addIssue({ code: 'custom', path: ['changes', i, 'workload'], message: 'the workload would need concurrency ≥ 1 or ratePerSec > 0 (use "paused": true to stop it)' });
+      }
+    }
   });
 
 export type ScenarioInput = z.input<typeof scenarioSchema>;
@@ -61,6 +92,8 @@ export interface Scenario {
   readonly client: ClientConfig;
   readonly workload: WorkloadConfig;
   readonly faults: readonly FaultSpec[];
+  /** the configuration schedule, by time */
+  readonly changes: readonly ConfigChange[];
 }
 
 /**
@@ -89,7 +122,15 @@ export function loadScenario(input: unknown, source = 'scenario', env: Readonly<
     client,
     workload: resolveWorkload(s.workload ?? {}),
     faults: [...(s.faults ?? [])].sort((a, b) => a.atMs - b.atMs),
+    changes: [...(s.changes ?? [])].sort((a, b) => a.atMs - b.atMs),
   };
+}
+
+/** the client configurations a run goes through: the scenario's, then one per scheduled client change */
+export function clientConfigsOf(s: Scenario): ClientConfig[] {
+  const all = [s.client];
+  for (const c of s.changes) if (c.client !== undefined) all.push(mergeClientConfig(all[all.length - 1] as ClientConfig, c.client));
+  return all;
 }
 
 /** parses JSON text and loads it; a syntax error names the position */
@@ -123,5 +164,6 @@ export function toScenarioInput(s: Scenario): ScenarioInput {
     },
     workload: { ...s.workload, mix: { ...s.workload.mix } },
     faults: s.faults.map((f) => ({ ...f })),
+    ...(s.changes.length > 0 ? { changes: s.changes.map((c) => JSON.parse(JSON.stringify(c)) as ConfigChange) } : {}),
   };
 }

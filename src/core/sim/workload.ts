@@ -26,26 +26,53 @@ export interface WorkloadStats {
 
 export class Workload {
   readonly stats: WorkloadStats = { transactions: 0, casRereads: 0, casSucceeded: 0, casGaveUp: 0, createOnceAlreadyDone: 0, rejected: 0 };
-  private readonly keyNames: string[];
-  private readonly zipfCdf: Float64Array | null;
-  private readonly mixCdf: number[];
+  private cfg!: WorkloadConfig;
+  private keyNames: string[] = [];
+  private zipfCdf: Float64Array | null = null;
+  private mixCdf: number[] = [];
+  private started = false;
   private stopped = false;
+  private paused = false;
+  /**
+   * Bumped by every reconfigure / pause / resume: the users and the arrival
+   * process of an older generation stop at their next step (their in-flight
+   * operations finish), and the new generation starts on fresh RNG streams.
+   */
+  private generation = 0;
   private inFlight = 0;
-  private readonly freeSlots: number[] = [];
+  /** open-loop request pool: free slot ids, and which slots an operation holds */
+  private freeSlots: number[] = [];
+  private slotBusy = new Uint8Array(0);
   private valueSeq = 0;
 
   constructor(
-    private readonly config: WorkloadConfig,
+    config: WorkloadConfig,
     private readonly client: ZarisClient,
     private readonly scheduler: Scheduler,
     private readonly rng: Rng,
   ) {
-    this.keyNames = Array.from({ length: config.keys }, (_, i) => `k${i}`);
+    this.setConfig(config);
+  }
+
+  /** the configuration new transactions use */
+  get config(): WorkloadConfig {
+    return this.cfg;
+  }
+
+  private setConfig(config: WorkloadConfig): void {
+    if (this.cfg === undefined || config.keys !== this.cfg.keys) this.keyNames = Array.from({ length: config.keys }, (_, i) => `k${i}`);
     this.zipfCdf = config.distribution === 'zipf' ? zipfCdf(config.keys, config.zipfExponent) : null;
     const total = MIX_KINDS.reduce((s, k) => s + config.mix[k], 0);
     let acc = 0;
     this.mixCdf = MIX_KINDS.map((k) => (acc += total > 0 ? config.mix[k] / total : 0));
-    for (let i = config.maxInFlight - 1; i >= 0; i--) this.freeSlots.push(i);
+    if (this.slotBusy.length < config.maxInFlight) {
+      const busy = new Uint8Array(config.maxInFlight);
+      busy.set(this.slotBusy);
+      this.slotBusy = busy;
+    }
+    this.freeSlots = [];
+    for (let i = config.maxInFlight - 1; i >= 0; i--) if (this.slotBusy[i] === 0) this.freeSlots.push(i);
+    this.cfg = config;
   }
 
   /** operations currently started by the open loop */
@@ -54,8 +81,9 @@ export class Workload {
   }
 
   start(): void {
-    for (let vu = 0; vu < this.config.concurrency; vu++) this.user(vu, this.rng.stream(100 + vu));
-    if (this.config.ratePerSec > 0) this.arrive(this.rng.stream(1));
+    if (this.started) return;
+    this.started = true;
+    if (!this.paused) this.launch();
   }
 
   /** no new transactions from now on (in-flight ones finish) */
@@ -63,11 +91,50 @@ export class Workload {
     this.stopped = true;
   }
 
+  /**
+   * a new configuration from now on: the current users and arrivals stop
+   * after their in-flight transactions, new ones start with `config`
+   * (open-loop slots still held count against the new pool)
+   */
+  reconfigure(config: WorkloadConfig): void {
+    this.generation++;
+    this.setConfig(config);
+    if (this.started && !this.paused) this.launch();
+  }
+
+  /** no new transactions until {@link resume} (in-flight ones finish) */
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    this.generation++;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.generation++;
+    if (this.started) this.launch();
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** starts the closed-loop users and the arrival process of the current generation */
+  private launch(): void {
+    if (this.stopped) return;
+    const gen = this.generation;
+    // generation 0 draws from the root streams (runs without changes are unaffected)
+    const rng = gen === 0 ? this.rng : this.rng.stream(1_000_000 + gen);
+    for (let vu = 0; vu < this.cfg.concurrency; vu++) this.user(vu, rng.stream(100 + vu), gen);
+    if (this.cfg.ratePerSec > 0) this.arrive(rng.stream(1), gen);
+  }
+
   /** a closed-loop user: one transaction after another (after a think time), until stopped */
-  private user(vu: number, rng: Rng): void {
-    const thinkMs = this.config.thinkMs;
+  private user(vu: number, rng: Rng, gen: number): void {
+    const thinkMs = this.cfg.thinkMs;
     const next = (): void => {
-      if (this.stopped) return;
+      if (this.stopped || gen !== this.generation) return;
       this.transaction(vu, rng, thinkMs > 0 ? think : next);
     };
     const think = (): void => {
@@ -76,27 +143,31 @@ export class Workload {
     next();
   }
 
-  private arrive(rng: Rng): void {
-    const mean = 1000 / this.config.ratePerSec;
+  private arrive(rng: Rng, gen: number): void {
+    const mean = 1000 / this.cfg.ratePerSec;
+    const lane0 = this.cfg.concurrency;
+    const live = (): boolean => !this.stopped && gen === this.generation;
     // Arrival times follow the Poisson process exactly; a wake-up serves every
     // arrival already due (real timers are coarser than sub-ms gaps; in virtual
     // time each wake-up serves exactly one).
     let due = this.scheduler.now() + rng.exp(mean);
     const tick = (): void => {
-      while (!this.stopped && due <= this.scheduler.now()) {
+      while (live() && due <= this.scheduler.now()) {
         const slot = this.freeSlots.pop();
         if (slot === undefined) {
           this.stats.rejected++;
         } else {
           this.inFlight++;
-          this.transaction(this.config.concurrency + slot, rng, () => {
+          this.slotBusy[slot] = 1;
+          this.transaction(lane0 + slot, rng, () => {
             this.inFlight--;
-            this.freeSlots.push(slot);
+            this.slotBusy[slot] = 0;
+            if (slot < this.cfg.maxInFlight) this.freeSlots.push(slot);
           });
         }
         due += rng.exp(mean);
       }
-      if (!this.stopped) this.scheduler.setTimer(due - this.scheduler.now(), tick);
+      if (live()) this.scheduler.setTimer(due - this.scheduler.now(), tick);
     };
     this.scheduler.setTimer(due - this.scheduler.now(), tick);
   }
@@ -161,7 +232,7 @@ export class Workload {
         if (write.status === KvStatus.Ok) {
           this.stats.casSucceeded++;
           done();
-        } else if (write.status === KvStatus.Conflict && rereads < this.config.casMaxRereads && !this.stopped) {
+        } else if (write.status === KvStatus.Conflict && rereads < this.cfg.casMaxRereads && !this.stopped) {
           this.stats.casRereads++;
           this.cas(vu, key, rereads + 1, done);
         } else {

@@ -69,3 +69,32 @@ export function resolveWorkload(input: z.output<typeof workloadSchema>): Workloa
   const resolvedMix: OpMix = mix === undefined ? DEFAULT_WORKLOAD.mix : { get: 0, put: 0, delete: 0, cas: 0, createOnce: 0, ...mix };
   return { ...DEFAULT_WORKLOAD, ...defined, mix: resolvedMix };
 }
+
+/**
+ * Applies a validated partial workload over the one in effect (a scheduled
+ * change): fields it names replace the base's; a `mix` replaces the whole
+ * mix (weights it omits are 0).
+ */
+export function mergeWorkload(base: WorkloadConfig, input: z.output<typeof workloadSchema>): WorkloadConfig {
+  const { mix, ...rest } = input;
+  const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  return { ...base, ...defined, mix: mix === undefined ? base.mix : { get: 0, put: 0, delete: 0, cas: 0, createOnce: 0, ...mix } };
+}
+
+/** a workload that issues nothing (no users, no arrivals) */
+export function isIdleWorkload(w: Pick<WorkloadConfig, 'concurrency' | 'ratePerSec'>): boolean {
+  return w.concurrency === 0 && w.ratePerSec === 0;
+}
+
+/** the settings of `cur` that differ from `base`, as a partial workload section (`mergeWorkload(base, diff)` gives `cur`) */
+export function workloadDiff(base: WorkloadConfig, cur: WorkloadConfig): z.input<typeof workloadSchema> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(cur) as (keyof WorkloadConfig)[]) {
+    if (k === 'mix') {
+      if (MIX_KINDS.some((m) => cur.mix[m] !== base.mix[m])) out.mix = { ...cur.mix };
+    } else if (cur[k] !== base[k]) {
+      out[k] = cur[k];
+    }
+  }
+  return out as z.input<typeof workloadSchema>;
+}

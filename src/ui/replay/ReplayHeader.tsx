@@ -29,7 +29,7 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
       {run ? (
         <RunIdentityBlock
           identity={run.identity}
-          {...(run.scenario ? { extra: selectWorkloadSummary(workload) } : {})}
+          {...(run.scenario ? { extra: withSchedule(selectWorkloadSummary(workload), run.scenario.changes.length) } : {})}
           badges={
             <span className={VERDICT[verdict].className} data-testid="replay-verdict">
               {VERDICT[verdict].label}
@@ -49,4 +49,9 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
       </dl>
     </header>
   );
+}
+
+/** the workload line, plus how many scheduled configuration changes the run goes through */
+function withSchedule(workload: string, changes: number): string {
+  return changes === 0 ? workload : `${workload} · ${changes} scheduled configuration change${changes === 1 ? '' : 's'} (settings as at the start; bug toggles on at any time)`;
 }

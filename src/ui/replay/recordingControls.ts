@@ -11,8 +11,14 @@ import type { SessionRecording } from './sessionRecording';
 
 export function recordingControls(inner: PlaygroundControls, rec: SessionRecording): PlaygroundControls {
   return {
-    start: () => inner.start(),
-    pause: () => inner.pause(),
+    start: async () => {
+      await inner.start();
+      rec.started(rec.lastT);
+    },
+    pause: async () => {
+      await inner.pause();
+      rec.pausedAt(rec.lastT);
+    },
     configureClient: async (config) => {
       await inner.configureClient(config);
       rec.configured(config, rec.lastT);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../core/sim/presets';
+import { runScenario } from '../../core/sim/runScenario';
 import { loadScenario, type Scenario } from '../../core/sim/scenario';
 import { EventBatchBuilder } from '../../core/telemetry/eventCodec';
 import type { FaultEvent, ZarisEvent } from '../../core/telemetry/events';
@@ -51,20 +52,55 @@ describe('session recording (live → scenario)', () => {
     ]);
   });
 
-  it('uses the configuration in effect at the first fault and lists later changes', () => {
+  it('records configuration changes as the scenario\'s schedule, and the engine replays them', () => {
     const sc = preset('steady');
     const rec = new SessionRecording(sc);
     const storm = { ...sc.client, bugs: { ...sc.client.bugs, deadlineReplacesAttempts: true } };
-    rec.configured(storm, 1000);
+    rec.configured(storm, 1000.4);
     rec.pressed({ action: 'failover', node: 1 });
     rec.faultSeen(fault(2000, 'failover', 1));
     rec.configured({ ...storm, maxAttempts: 5 }, 3000);
+    rec.configured({ ...storm, maxAttempts: 5 }, 3100); // no change: not recorded
+    rec.workloadSet({ ...sc.workload, keys: 50, mix: { get: 1, put: 0, delete: 0, cas: 0, createOnce: 0 } }, 3500);
     const input = rec.toScenarioInput();
-    expect(input.client?.bugs?.deadlineReplacesAttempts).toBe(true);
-    expect(input.client?.maxAttempts).toBe(3);
-    expect(rec.changes.map((c) => c.summary)).toEqual(['bug toggles on: deadlineReplacesAttempts', 'maxAttempts 3 → 5']);
+    // the file starts from the session's own configuration
+    expect(input.client?.bugs?.deadlineReplacesAttempts).toBe(false);
+    expect(input.changes).toEqual([
+      { atMs: 1000, client: { bugs: { deadlineReplacesAttempts: true } } },
+      { atMs: 3000, client: { maxAttempts: 5 } },
+      { atMs: 3500, workload: { keys: 50, mix: { get: 1, put: 0, delete: 0, cas: 0, createOnce: 0 } } },
+    ]);
+    expect(rec.changes.map((c) => c.summary)).toEqual([
+      'bug toggles on: deadlineReplacesAttempts',
+      'maxAttempts 3 → 5',
+      'workload keys 50, mix {"get":1,"put":0,"delete":0,"cas":0,"createOnce":0}',
+    ]);
     expect(input.description).toContain('3.0 s: maxAttempts 3 → 5');
     expect(input.description).toContain('failover n1 at 2.0 s');
+    // the engine goes through the same configurations at the same times
+    const replayed: ZarisEvent[] = [];
+    runScenario(loadScenario({ ...input, durationMs: 4000 }, "recording"), { sinks: [{ emit: (e) => replayed.push(e) }] });
+    const starts = replayed.filter((e): e is Extract<ZarisEvent, { type: 'op.start' }> => e.type === 'op.start');
+    expect(new Set(starts.filter((e) => e.t < 3000).map((e) => e.budget))).toEqual(new Set([3]));
+    expect(starts.filter((e) => e.t > 3000).every((e) => e.budget === 5)).toBe(true);
+    expect(starts.filter((e) => e.t > 3600).every((e) => e.kind === 'get' && Number(e.key.slice(1)) < 50)).toBe(true);
+  });
+
+  it('records pauses, and a late first Start as a pause from the beginning', () => {
+    const rec = new SessionRecording(preset('steady'));
+    rec.started(2400);
+    rec.pausedAt(5000);
+    rec.pausedAt(5100); // already paused
+    rec.started(8000);
+    expect(rec.toScenarioInput().changes).toEqual([
+      { atMs: 0, paused: true },
+      { atMs: 2400, paused: false },
+      { atMs: 5000, paused: true },
+      { atMs: 8000, paused: false },
+    ]);
+    const early = new SessionRecording(preset('steady'));
+    early.started(10);
+    expect(early.toScenarioInput().changes).toBeUndefined();
   });
 
   it('a new session starts a new recording; a failed press is forgotten', () => {
@@ -106,6 +142,9 @@ describe('session recording (live → scenario)', () => {
     expect(rec.lastT).toBe(3111);
     await controls.loadScenario(preset('failover'));
     expect(rec.recordedFaults).toEqual([]);
-    expect(calls).toEqual(['fault failover', 'load']);
+    await controls.start();
+    await controls.pause();
+    expect(calls).toEqual(['fault failover', 'load', 'start', 'pause']);
+    expect(rec.changes.map((c) => c.what)).toEqual(['paused']);
   });
 });

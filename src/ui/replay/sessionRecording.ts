@@ -2,24 +2,28 @@
  * Records a live session as an editable scenario (SPEC §10 format): the
  * scenario it started from, every fault that fired (button presses and the
  * scenario's own schedule) at the session time its `fault` event carries,
- * and configuration changes. "Save as scenario" writes `toScenarioInput()`;
- * the replay runs it in the deterministic engine. Pure: fed by the
- * recording controls / listener, readable in tests.
+ * and every configuration change, pause and resume as the scenario's
+ * configuration schedule (`changes`). "Save as scenario" writes
+ * `toScenarioInput()`; the replay runs it in the deterministic engine.
+ * Pure: fed by the recording controls / listener, readable in tests.
  */
-import type { ClientConfig } from '../../core/client/config';
+import { clientConfigDiff, type ClientConfig } from '../../core/client/config';
 import type { FaultCommand, FaultSpec } from '../../core/cluster/faults';
-import { toScenarioInput, type Scenario, type ScenarioInput } from '../../core/sim/scenario';
-import type { WorkloadConfig } from '../../core/sim/workloadConfig';
+import { toScenarioInput, type ConfigChange, type Scenario, type ScenarioInput } from '../../core/sim/scenario';
+import { workloadDiff, type WorkloadConfig } from '../../core/sim/workloadConfig';
 import type { FaultEvent } from '../../core/telemetry/events';
 import { clientOverridesDiff } from './urlScenario';
 
-/** a configuration change during the session (the scenario format has no schedule for these) */
+/** a configuration change during the session, as the recording bar lists it */
 export interface RecordedChange {
   /** ms since the session started */
   readonly atMs: number;
-  readonly what: 'client' | 'workload';
+  readonly what: 'client' | 'workload' | 'paused' | 'resumed';
   readonly summary: string;
 }
+
+/** a start later than this into the session is recorded as a pause from 0 until then */
+const LATE_START_MS = 50;
 
 const DESCRIPTION_MAX = 2000;
 const sec = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -44,9 +48,11 @@ export class SessionRecording {
   private scheduled: FaultSpec[] = [];
   private client!: ClientConfig;
   private workload!: WorkloadConfig;
-  /** configuration in effect when the first fault fired */
-  private atFirstFault: { client: ClientConfig; workload: WorkloadConfig } | null = null;
+  /** the configuration schedule, in the scenario's format */
+  private schedule: ConfigChange[] = [];
   private changeLog: RecordedChange[] = [];
+  private startedOnce = false;
+  private running = false;
   /** newest session time seen, ms */
   lastT = 0;
 
@@ -62,8 +68,10 @@ export class SessionRecording {
     this.scheduled = [...scenario.faults];
     this.client = scenario.client;
     this.workload = scenario.workload;
-    this.atFirstFault = null;
+    this.schedule = [];
     this.changeLog = [];
+    this.startedOnce = false;
+    this.running = false;
     this.lastT = 0;
   }
 
@@ -85,7 +93,6 @@ export class SessionRecording {
   /** a `fault` event from the stream: the moment it really fired */
   faultSeen(e: FaultEvent): void {
     this.observe(e.t);
-    if (this.atFirstFault === null) this.atFirstFault = { client: this.client, workload: this.workload };
     const p = this.pending.findIndex((c) => c.action === e.action && (c.node === undefined || c.node === e.node));
     const s = p >= 0 ? -1 : this.scheduled.findIndex((f) => f.action === e.action && (f.node === undefined || f.node === e.node));
     let spec: FaultSpec;
@@ -104,13 +111,41 @@ export class SessionRecording {
 
   configured(client: ClientConfig, t: number): void {
     const summary = describeClientChange(this.client, client);
+    const diff = clientConfigDiff(this.client, client);
     this.client = client;
-    if (summary !== 'no change') this.changeLog.push({ atMs: t, what: 'client', summary });
+    if (Object.keys(diff).length === 0) return;
+    this.schedule.push({ atMs: Math.round(t), client: diff });
+    this.changeLog.push({ atMs: t, what: 'client', summary });
   }
 
   workloadSet(workload: WorkloadConfig, t: number): void {
+    const diff = workloadDiff(this.workload, workload);
     this.workload = workload;
-    this.changeLog.push({ atMs: t, what: 'workload', summary: 'workload replaced' });
+    if (Object.keys(diff).length === 0) return;
+    this.schedule.push({ atMs: Math.round(t), workload: diff });
+    this.changeLog.push({ atMs: t, what: 'workload', summary: `workload ${Object.entries(diff).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ')}` });
+  }
+
+  /** the workload (re)started at session time `t` */
+  started(t: number): void {
+    if (this.running) return;
+    this.running = true;
+    if (!this.startedOnce) {
+      this.startedOnce = true;
+      // the scenario's workload starts at 0; a later first Start is a pause until then
+      if (t <= LATE_START_MS) return;
+      this.schedule.push({ atMs: 0, paused: true });
+    }
+    this.schedule.push({ atMs: Math.round(t), paused: false });
+    this.changeLog.push({ atMs: t, what: 'resumed', summary: 'workload started' });
+  }
+
+  /** the workload paused at session time `t` */
+  pausedAt(t: number): void {
+    if (!this.running) return;
+    this.running = false;
+    this.schedule.push({ atMs: Math.round(t), paused: true });
+    this.changeLog.push({ atMs: t, what: 'paused', summary: 'workload paused' });
   }
 
   get recordedFaults(): readonly FaultSpec[] {
@@ -121,17 +156,18 @@ export class SessionRecording {
     return this.changeLog;
   }
 
-  /** the session as a scenario file: its configuration when the first fault fired (else now) */
+  /** the session as a scenario file: its starting configuration, every fault and every change at the time it happened */
   toScenarioInput(): ScenarioInput {
-    const cfg = this.atFirstFault ?? { client: this.client, workload: this.workload };
     const faults = [...this.faults].sort((a, b) => a.atMs - b.atMs);
+    const changes = [...this.schedule].sort((a, b) => a.atMs - b.atMs);
     const lastFault = faults.length > 0 ? (faults[faults.length - 1] as FaultSpec).atMs : 0;
-    const durationMs = Math.max(1000, Math.ceil((Math.max(this.lastT, lastFault + 2000) + 1) / 1000) * 1000);
-    const base = toScenarioInput({ ...this.scenario, client: cfg.client, workload: cfg.workload, faults, durationMs });
+    const lastChange = changes.length > 0 ? (changes[changes.length - 1] as ConfigChange).atMs : 0;
+    const durationMs = Math.max(1000, Math.ceil((Math.max(this.lastT, lastFault + 2000, lastChange + 1000) + 1) / 1000) * 1000);
+    const base = toScenarioInput({ ...this.scenario, faults, changes, durationMs });
     const pressed = faults.map((f) => `${f.action}${f.node !== undefined ? ` n${f.node}` : ''} at ${sec(f.atMs)}`).join(', ');
     const later = this.changeLog.map((c) => `${sec(c.atMs)}: ${c.summary}`).join('; ');
     let description = `Recorded from a live session of "${this.scenario.name}" (${faults.length} fault${faults.length === 1 ? '' : 's'}${pressed ? `: ${pressed}` : ''}).`;
-    if (later) description += ` Configuration changes during the session (this file keeps the configuration in effect at the first fault): ${later}.`;
+    if (later) description += ` Configuration changes (in "changes"): ${later}.`;
     return {
       ...base,
       name: `${this.scenario.name}-recorded`.slice(0, 200),
