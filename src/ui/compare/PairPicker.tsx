@@ -1,7 +1,7 @@
 /** Choose the scenario, seed and the two client configurations (bug toggles on in A and in B). */
 import { useState } from 'react';
 import { BUG_TOGGLES } from '../../core/client/config';
-import { PRESETS } from '../../core/sim/presets';
+import { PresetSelect } from '../controls/PresetSelect';
 import type { Scenario } from '../../core/sim/scenario';
 import { BUG_HELP } from '../controls/BugToggles';
 import type { BugToggle, UrlState } from '../urlState';
@@ -49,17 +49,7 @@ export function PairPicker({ part, scenario, pair, onChange, busy }: PairPickerP
   return (
     <div className="pair-picker">
       <div className="pp-row">
-        <label className="preset">
-          scenario
-          <select value={preset} aria-label="Scenario preset" disabled={busy} onChange={(e) => onChange({ scenario: { preset: e.target.value }, seed: undefined, client: {}, compare: undefined })}>
-            {preset === '' ? <option value="">scenario from the link</option> : null}
-            {PRESETS.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PresetSelect value={preset} disabled={busy} inlineLabel="scenario from the link" onSelect={(id) => onChange({ scenario: { preset: id }, seed: undefined, client: {}, compare: undefined })} />
         <label className="seed">
           seed
           <input type="number" min={0} step={1} aria-label="Seed" disabled={busy} value={seedText ?? (scenario?.seed ?? '')} onChange={(e) => setSeedText(e.target.value)} onBlur={applySeed} onKeyDown={(e) => e.key === 'Enter' && applySeed()} />

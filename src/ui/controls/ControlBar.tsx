@@ -1,4 +1,5 @@
-import { PRESETS, findPreset } from '../../core/sim/presets';
+import { findPreset } from '../../core/sim/presets';
+import { PresetSelect } from './PresetSelect';
 import { useShallow } from 'zustand/react/shallow';
 import { useDashboard } from '../store/StoreContext';
 import { useSessionActions } from './ControlsContext';
@@ -35,17 +36,7 @@ export function ControlBar() {
           {running ? 'running' : 'paused'} · t = {(lastT / 1000).toFixed(1)} s
         </span>
       </div>
-      <label className="preset">
-        scenario
-        <select value={presetId} onChange={(e) => void actions.loadPreset(e.target.value)} aria-label="Scenario preset" title={description}>
-          {presetId === '' ? <option value="">—</option> : null}
-          {PRESETS.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PresetSelect value={presetId} inlineLabel="—" title={description} onSelect={(id) => void actions.loadPreset(id)} />
       <FaultControls />
       <FormErrors issues={scenarioIssues} what="Scenario" />
       {sessionError ? (

@@ -1,7 +1,7 @@
 /** What to replay: a preset, a seed, bug toggles, or a file (scenario JSON, NDJSON events). */
 import { useState } from 'react';
 import { BUG_TOGGLES } from '../../core/client/config';
-import { PRESETS } from '../../core/sim/presets';
+import { PresetSelect } from '../controls/PresetSelect';
 import { BUG_HELP } from '../controls/BugToggles';
 import type { BugToggle, UrlState } from '../urlState';
 
@@ -29,22 +29,12 @@ export function RunSettings({ part, bugsOn, seed, inlineLabel, onChange, onFile,
   };
   return (
     <div className="run-settings" role="group" aria-label="What to replay">
-      <label className="preset">
-        scenario
-        <select
-          value={preset}
-          aria-label="Scenario preset"
-          disabled={disabled}
-          onChange={(e) => onChange({ scenario: { preset: e.target.value }, seed: undefined, client: {}, cursor: undefined })}
-        >
-          {preset === '' ? <option value="">{inlineLabel ?? 'scenario from the link'}</option> : null}
-          {PRESETS.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PresetSelect
+        value={preset}
+        disabled={disabled}
+        inlineLabel={inlineLabel ?? 'scenario from the link'}
+        onSelect={(id) => onChange({ scenario: { preset: id }, seed: undefined, client: {}, cursor: undefined })}
+      />
       <label className="seed">
         seed
         <input

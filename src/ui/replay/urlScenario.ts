@@ -4,7 +4,7 @@
  * back: what a run looks like as URL state). Pure; validation errors are the
  * scenario loader's own InputErrors, naming the field.
  */
-import { BUG_TOGGLES, type ClientConfig } from '../../core/client/config';
+import { BUG_TOGGLES, clientConfigDiff, type ClientConfig } from '../../core/client/config';
 import { findPreset } from '../../core/sim/presets';
 import { loadScenario, scenarioSchema, toScenarioInput, type Scenario, type ScenarioInput } from '../../core/sim/scenario';
 import { InputError } from '../../core/validation';
@@ -42,16 +42,9 @@ export function scenarioFromUrl(state: Pick<UrlState, 'scenario' | 'seed' | 'cli
 
 /** the client settings where `cur` differs from `base`, as URL overrides */
 export function clientOverridesDiff(base: ClientConfig, cur: ClientConfig): ClientOverrides {
-  const out: { -readonly [K in keyof ClientOverrides]: ClientOverrides[K] } = {};
-  if (cur.maxAttempts !== base.maxAttempts) out.maxAttempts = cur.maxAttempts;
-  if (cur.backoffMillis !== base.backoffMillis) out.backoffMillis = cur.backoffMillis;
-  if (cur.operationTimeoutMs !== base.operationTimeoutMs) out.operationTimeoutMs = cur.operationTimeoutMs ?? 'infinite';
-  if (cur.disableRetries !== base.disableRetries) out.disableRetries = cur.disableRetries;
-  if (cur.refreshWaitBudgetMs !== base.refreshWaitBudgetMs) out.refreshWaitBudgetMs = cur.refreshWaitBudgetMs;
-  if (cur.refreshDebounceMs !== base.refreshDebounceMs) out.refreshDebounceMs = cur.refreshDebounceMs;
-  if (cur.attemptTimeoutMs !== base.attemptTimeoutMs) out.attemptTimeoutMs = cur.attemptTimeoutMs;
-  if (BUG_TOGGLES.some((t) => cur.bugs[t] !== base.bugs[t])) out.bugs = bugsOn(cur);
-  return out;
+  // the URL lists the toggles that are on (not the ones that changed)
+  const { bugs, ...rest } = clientConfigDiff(base, cur);
+  return (bugs === undefined ? rest : { ...rest, bugs: bugsOn(cur) }) as ClientOverrides;
 }
 
 export const bugsOn = (c: ClientConfig): BugToggle[] => BUG_TOGGLES.filter((t) => c.bugs[t]);
