@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { BUG_HELP } from './controls/BugToggles';
-import { useHeadlineKpis } from './KpiStrip';
+import { KpiStrip } from './KpiStrip';
 import { selectBugsOn, selectConfigSummary, selectWorkloadSummary } from './store/selectors';
 import { useDashboard } from './store/StoreContext';
 
@@ -10,7 +10,6 @@ export function Header() {
     useShallow((s) => ({ session: s.session, config: s.clientConfig, workload: s.workload, cluster: s.cluster })),
   );
   const bugs = selectBugsOn(config.bugs);
-  const kpis = useHeadlineKpis();
   return (
     <header className="app-header">
       <div className="brand">
@@ -38,14 +37,7 @@ export function Header() {
           )}
         </div>
       </div>
-      <dl className="kpis">
-        {kpis.map((k) => (
-          <div key={k.label} className={`kpi ${k.tone ?? ''}`}>
-            <dt>{k.label}</dt>
-            <dd>{k.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <KpiStrip />
     </header>
   );
 }

@@ -30,3 +30,18 @@ export function useHeadlineKpis(): Kpi[] {
     { label: 'stale segments', value: String(selectStaleCount(cluster, client)) },
   ];
 }
+
+/** the headline KPIs as the headers show them */
+export function KpiStrip({ label }: { label?: string }) {
+  const kpis = useHeadlineKpis();
+  return (
+    <dl className="kpis" aria-label={label}>
+      {kpis.map((k) => (
+        <div key={k.label} className={`kpi ${k.tone ?? ''}`}>
+          <dt>{k.label}</dt>
+          <dd>{k.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

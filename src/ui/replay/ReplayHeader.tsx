@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import { useHeadlineKpis } from '../KpiStrip';
+import { KpiStrip } from '../KpiStrip';
 import { selectInvariantRows, selectWorkloadSummary } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import type { ReplayController } from './replayController';
@@ -19,7 +19,6 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
   const run = useStore(ctl.ui, (s) => s.run);
   const { snap, workload } = useDashboard(useShallow((s) => ({ snap: s.snapshot, workload: s.workload })));
   const verdict = useMemo(() => selectInvariantRows(snap.invariants).verdict, [snap]);
-  const kpis = useHeadlineKpis();
   return (
     <header className="app-header replay-header">
       <div className="brand">
@@ -39,14 +38,7 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
       ) : (
         <div className="identity k">nothing loaded</div>
       )}
-      <dl className="kpis" aria-label="Figures at the cursor">
-        {kpis.map((k) => (
-          <div key={k.label} className={`kpi ${k.tone ?? ''}`}>
-            <dt>{k.label}</dt>
-            <dd>{k.value}</dd>
-          </div>
-        ))}
-      </dl>
+      <KpiStrip label="Figures at the cursor" />
     </header>
   );
 }
