@@ -27,6 +27,7 @@ import { NdjsonSink, toNdjsonLine } from '../src/core/telemetry/ndjson';
 import type { SimClock } from '../src/core/time/simClock';
 import { VirtualScheduler } from '../src/core/time/virtualScheduler';
 import { FakeTimersClock } from './fakeTimersClock';
+import { RecordingClock, replayTimerTrace } from './timerTrace';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -121,7 +122,16 @@ function fingerprint(engine: SimEngine): string {
 
 const big = failoverScaled(DURATION_MS);
 const slice = failoverScaled(SLICE_MS);
-type Mode = 'aggregated' | 'ndjson' | 'noSinks' | 'sliceEngine' | 'sliceFakeTimers' | 'sliceEngineNoSinks' | 'sliceFakeTimersNoSinks';
+type Mode =
+  | 'aggregated'
+  | 'ndjson'
+  | 'noSinks'
+  | 'sliceEngine'
+  | 'sliceFakeTimers'
+  | 'sliceEngineNoSinks'
+  | 'sliceFakeTimersNoSinks'
+  | 'timersEngine'
+  | 'timersFakeTimers';
 const runs: Record<Mode, Timing[]> = {
   aggregated: [],
   ndjson: [],
@@ -130,6 +140,8 @@ const runs: Record<Mode, Timing[]> = {
   sliceFakeTimers: [],
   sliceEngineNoSinks: [],
   sliceFakeTimersNoSinks: [],
+  timersEngine: [],
+  timersFakeTimers: [],
 };
 let bigSummary = null as RunSummary | null;
 
@@ -153,6 +165,16 @@ function log(line: string): void {
   }
   log(`event streams identical on both clocks: ${a.events} events, digest ${a.hash.toString(16)}`);
 }
+
+// The slice's timer workload alone: every timer it scheduled, at the same
+// times, scheduling and cancelling the same others, with no client, cluster
+// or telemetry work in the callbacks.
+const timerTrace = (() => {
+  const rec = new RecordingClock(quantized());
+  runScenario(slice, { clock: rec });
+  return rec.trace;
+})();
+log(`timer trace of the slice: ${timerTrace.due.length} timers scheduled, ${timerTrace.fired} fired`);
 
 // warm-up (JIT) on a short run of each kind
 runScenario(failoverScaled(3_000));
@@ -193,6 +215,14 @@ for (let rep = 1; rep <= REPS; rep++) {
     }
     runs.sliceEngineNoSinks.push({ ops: e.value.ops.total, wallMs: en.wallMs, cpuMs: en.cpuMs });
     runs.sliceFakeTimersNoSinks.push({ ops: e.value.ops.total, wallMs: fn.wallMs, cpuMs: fn.cpuMs });
+    // the timer workload alone on each clock (figures count the slice's operations per second, for the ratio)
+    const te = timed(() => replayTimerTrace(timerTrace, quantized()));
+    const tf = timed(() => replayTimerTrace(timerTrace, fakeTimers()));
+    if (te.value !== timerTrace.fired || tf.value !== timerTrace.fired) {
+      throw new Error(`timer replay fired ${te.value} (engine) / ${tf.value} (fake-timers) timers, the run fired ${timerTrace.fired}`);
+    }
+    runs.timersEngine.push({ ops: e.value.ops.total, wallMs: te.wallMs, cpuMs: te.cpuMs });
+    runs.timersFakeTimers.push({ ops: e.value.ops.total, wallMs: tf.wallMs, cpuMs: tf.cpuMs });
   }
   log(`rep ${rep}/${REPS} done (${elapsed()})`);
 }
@@ -239,6 +269,9 @@ function figure(ts: readonly Timing[]): Figure {
 const fig = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, figure(v)])) as Record<keyof typeof runs, Figure>;
 const ratio = fig.sliceEngine.opsPerSec / fig.sliceFakeTimers.opsPerSec;
 const ratioNoSinks = fig.sliceEngineNoSinks.opsPerSec / fig.sliceFakeTimersNoSinks.opsPerSec;
+const ratioTimers = fig.timersEngine.opsPerSec / fig.timersFakeTimers.opsPerSec;
+/** ns per timer for each clock on the timer workload alone */
+const nsPerTimer = (f: Figure): number => Math.round((f.wallMs * 1e6) / timerTrace.fired);
 const cpus = os.cpus();
 const machine = {
   cpu: cpus[0]?.model ?? 'unknown',
@@ -265,6 +298,9 @@ const result = {
   ...fig,
   fakeTimersRatio: Math.round(ratio * 10) / 10,
   fakeTimersRatioNoSinks: Math.round(ratioNoSinks * 10) / 10,
+  timerTrace: { scheduled: timerTrace.due.length, fired: timerTrace.fired },
+  fakeTimersRatioTimersOnly: Math.round(ratioTimers * 10) / 10,
+  nsPerTimer: { engine: nsPerTimer(fig.timersEngine), fakeTimers: nsPerTimer(fig.timersFakeTimers) },
 };
 mkdirSync('.tmp', { recursive: true });
 writeFileSync('.tmp/bench-sim.json', `${JSON.stringify(result, null, 2)}\n`);
@@ -278,6 +314,8 @@ const rows: [string, Figure][] = [
   [`slice ${SLICE_MS / 1000} s: @sinonjs/fake-timers, µs ticks, aggregated`, fig.sliceFakeTimers],
   [`slice ${SLICE_MS / 1000} s: engine, µs ticks, no sinks`, fig.sliceEngineNoSinks],
   [`slice ${SLICE_MS / 1000} s: @sinonjs/fake-timers, µs ticks, no sinks`, fig.sliceFakeTimersNoSinks],
+  [`slice ${SLICE_MS / 1000} s: engine clock, its timer workload only`, fig.timersEngine],
+  [`slice ${SLICE_MS / 1000} s: fake-timers, the same timer workload only`, fig.timersFakeTimers],
 ];
 const w0 = Math.max(...rows.map(([l]) => l.length));
 const out = [
@@ -291,6 +329,7 @@ const out = [
   ),
   '',
   `engine vs fake-timers on the same slice: ${ratio.toFixed(1)}× faster with aggregated telemetry (identical summaries and event streams), ${ratioNoSinks.toFixed(1)}× with no sinks (identical final state)`,
+  `the clocks alone on the slice's ${fmt(timerTrace.fired)} timers (no client/cluster work): engine ${nsPerTimer(fig.timersEngine)} ns/timer, fake-timers ${nsPerTimer(fig.timersFakeTimers)} ns/timer: ${ratioTimers.toFixed(1)}×`,
   `NDJSON output: ${(ndjsonBytes / 1e6).toFixed(0)} MB to ${os.devNull}`,
   'written: .tmp/bench-sim.json',
 ];
