@@ -16,9 +16,17 @@ export function formatSummary(s: RunSummary): string {
   const bugs = Object.entries(c.bugs).filter(([, on]) => on).map(([k]) => k);
   lines.push(`Zaris Churn Lab — ${s.scenario} (seed ${s.seed}, ${s.durationMs / 1000} s virtual)`);
   lines.push(
-    `client: maxAttempts ${c.maxAttempts}, backoff ${c.backoffMillis} ms, deadline ${c.operationTimeoutMs === null ? 'infinite' : `${c.operationTimeoutMs} ms`}, ` +
+    `client${s.changes ? ' at the start' : ''}: maxAttempts ${c.maxAttempts}, backoff ${c.backoffMillis} ms, deadline ${c.operationTimeoutMs === null ? 'infinite' : `${c.operationTimeoutMs} ms`}, ` +
       `retries ${c.disableRetries ? 'disabled' : 'on'}, refresh wait ${c.refreshWaitBudgetMs} ms, bugs: ${bugs.length ? bugs.join(', ') : 'none'}`,
   );
+  for (const ch of s.changes ?? []) {
+    const what = [
+      ...(ch.client !== undefined ? [`client ${JSON.stringify(ch.client)}`] : []),
+      ...(ch.workload !== undefined ? [`workload ${JSON.stringify(ch.workload)}`] : []),
+      ...(ch.paused !== undefined ? [ch.paused ? 'workload paused' : 'workload resumed'] : []),
+    ];
+    lines.push(`  at ${(ch.atMs / 1000).toFixed(1)} s: ${what.join(', ')}`);
+  }
   lines.push('');
   lines.push(`operations   ${pad(s.ops.total, 9)} total  ${pad(s.ops.ok, 9)} ok  ${pad(s.ops.realAnswers, 7)} real answers  ${pad(s.ops.failed, 7)} failed  ${pad(s.ops.inFlightAtEnd, 5)} in flight at end`);
   lines.push(`attempts     ${pad(s.attempts.total, 9)} total  ${pad(s.attempts.retries, 9)} retries  max per op ${s.attempts.maxPerOp}`);

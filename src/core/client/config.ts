@@ -69,23 +69,23 @@ const ms = (what: string) =>
 
 export const bugTogglesSchema = z
   .strictObject({
-    deadlineReplacesAttempts: z.boolean(),
-    noRefreshCoalescing: z.boolean(),
-    noRefreshDebounce: z.boolean(),
-    unclampedBackoff: z.boolean(),
-    retryConflict: z.boolean(),
+    deadlineReplacesAttempts: z.boolean({ error: 'bug toggles are booleans: true or false' }),
+    noRefreshCoalescing: z.boolean({ error: 'bug toggles are booleans: true or false' }),
+    noRefreshDebounce: z.boolean({ error: 'bug toggles are booleans: true or false' }),
+    unclampedBackoff: z.boolean({ error: 'bug toggles are booleans: true or false' }),
+    retryConflict: z.boolean({ error: 'bug toggles are booleans: true or false' }),
   })
   .partial();
 
 /** Partial client configuration as written in scenarios, URLs and the control panel. */
 export const clientConfigInputSchema = z
   .strictObject({
-    maxAttempts: z.number().int('maxAttempts must be a whole number').min(1, 'maxAttempts must be ≥ 1').max(1000, 'maxAttempts must be ≤ 1000'),
+    maxAttempts: z.number({ error: 'maxAttempts must be a whole number 1–1000' }).int('maxAttempts must be a whole number').min(1, 'maxAttempts must be ≥ 1').max(1000, 'maxAttempts must be ≤ 1000'),
     backoffMillis: ms('backoffMillis').max(60_000, 'backoffMillis must be ≤ 60000'),
     operationTimeoutMs: z.union([ms('operationTimeoutMs'), z.null(), z.literal('infinite')], {
       error: 'operationTimeoutMs must be a number of ms ≥ 0, or "infinite" (or null) to disable the deadline',
     }),
-    disableRetries: z.boolean(),
+    disableRetries: z.boolean({ error: 'disableRetries must be true or false' }),
     refreshWaitBudgetMs: ms('refreshWaitBudgetMs'),
     refreshDebounceMs: ms('refreshDebounceMs'),
     attemptTimeoutMs: ms('attemptTimeoutMs').min(1, 'attemptTimeoutMs must be ≥ 1 ms'),

@@ -8,7 +8,7 @@ import type { TelemetrySink } from '../telemetry/events';
 import { RunAggregator, type Bucket } from '../telemetry/runAggregator';
 import { SimEngine } from './engine';
 import { InvariantChecker, type InvariantReport } from './invariants';
-import { clientConfigsOf, type Scenario } from './scenario';
+import { clientConfigsOf, type ConfigChange, type Scenario } from './scenario';
 import type { WorkloadStats } from './workload';
 import type { FaultSpec } from '../cluster/faults';
 import { BUG_TOGGLES, type BugToggles, type ClientConfig } from '../client/config';
@@ -67,6 +67,8 @@ export interface RunSummary {
   readonly workload: WorkloadStats;
   readonly writes: { readonly duplicateApplies: number; readonly duplicateOps: number; readonly examples: readonly number[] };
   readonly faults: readonly FaultSpec[];
+  /** the configuration schedule (present only when the scenario has one) */
+  readonly changes?: readonly ConfigChange[];
   readonly cluster: { readonly epoch: number; readonly nodes: readonly { readonly id: number; readonly status: string }[] };
   readonly invariants: InvariantReport;
 }
@@ -166,6 +168,7 @@ export function summarize(engine: SimEngine, agg: RunAggregator, invariants: Inv
       examples: applies?.examples ?? [],
     },
     faults: sc.faults,
+    ...(sc.changes.length > 0 ? { changes: sc.changes } : {}),
     cluster: { epoch: engine.state.epoch, nodes: engine.state.nodes.map((n) => ({ id: n.id, status: n.status })) },
     invariants,
   };
