@@ -24,7 +24,7 @@ import { DiskStore } from './diskStore';
 import type { ControlToNode, NodeToControl, SegmentEntries } from './protocol';
 
 /** ms a handoff waits for the new owner to catch up before it is abandoned (the old owner keeps the segment) */
-export const HANDOFF_TIMEOUT_MS = 2_000;
+export const HANDOFF_TIMEOUT_MS = 5_000;
 /** ms the final-state check waits for node dumps */
 const DUMP_TIMEOUT_MS = 1_000;
 
@@ -157,8 +157,7 @@ export class LiveControl {
         this.control.replicaLost(msg.segment, msg.replica);
         return;
       case 'persist':
-        this.disks.write(id, msg.segment, msg.key, msg.entry);
-        this.links.toNode(id, { kind: 'persisted', id: msg.id });
+        for (const w of msg.writes) this.disks.write(id, w.segment, w.key, w.entry);
         return;
       case 'persistSegment':
         this.disks.merge(id, msg.segment, msg.entries);

@@ -2,8 +2,9 @@
  * One live cluster node's logic, pure (the node worker only moves messages
  * and owns real timers): the node core's data-path decisions, synchronous
  * replication to peers, the node's durable "disk" (held outside the worker,
- * by the control plane: a write is acknowledged only once the disk and every
- * replica have it), fencing during an ownership handoff, and replay of the
+ * by the control plane: a write is posted to it before it is acknowledged,
+ * so a terminated worker's acknowledged writes are already in the disk's
+ * queue), fencing during an ownership handoff, and replay of the
  * disk after a restart.
  */
 import type { NodeId } from '../../domain/clusterMap';
@@ -12,10 +13,15 @@ import { KvStatus } from '../../domain/status';
 import type { Scheduler } from '../../time/scheduler';
 import type { ClusterConfig } from '../clusterConfig';
 import { NodeCore, type ReplicationPlan } from '../nodeCore';
-import type { ControlToNode, NodeToControl, PeerMessage } from './protocol';
+import type { ControlToNode, DiskWrite, NodeToControl, PeerMessage } from './protocol';
 
-/** ms a write waits for a replica's ack before the replica is reported lost */
-export const REPLICATION_TIMEOUT_MS = 250;
+/**
+ * ms a write waits for a replica's ack before the replica is reported lost
+ * (it then leaves the replica set until a failback). Generous: on a loaded
+ * 2-core machine a busy worker can stall for hundreds of ms, and a replica
+ * dropped by mistake turns the next failover of its owner into Unavailable.
+ */
+export const REPLICATION_TIMEOUT_MS = 1_000;
 
 /** Where a live node's messages go (the worker: MessagePorts). */
 export interface LiveNodeLinks {
@@ -38,7 +44,8 @@ export class LiveNode {
   private waiting: [NodeRequest, Respond][] = [];
   private nextId = 1;
   private readonly repWaits = new Map<number, () => void>();
-  private readonly diskWaits = new Map<number, () => void>();
+  /** writes applied and not yet posted to the disk (posted as one batch per tick, or before an acknowledgement) */
+  private diskBatch: DiskWrite[] = [];
 
   constructor(
     readonly self: NodeId,
@@ -73,20 +80,29 @@ export class LiveNode {
     this.commit(replicate, () => respond(reply));
   }
 
-  /** a committed write: durable on the disk and on every replica, then `done` */
+  /** a committed write: applied on every replica and posted to the disk, then `done` (the acknowledgement) */
   private commit(plan: ReplicationPlan, done: () => void): void {
+    this.persist(plan.segment, plan.key, plan.entry);
     let waiting = plan.replicas.length + 1;
     const one = (): void => {
-      if (--waiting === 0) done();
+      if (--waiting > 0) return;
+      this.flushDisk(); // the disk has the write in its queue before the client can see the ack
+      done();
     };
-    this.persist(plan.segment, plan.key, plan.entry, one);
     for (const r of plan.replicas) this.replicateTo(r, plan, one);
+    one();
   }
 
-  private persist(segment: number, key: string, entry: ReplicationPlan['entry'], done: () => void): void {
-    const id = this.nextId++;
-    this.diskWaits.set(id, done);
-    this.links.toControl({ kind: 'persist', id, segment, key, entry });
+  /** queues an applied write for the disk (posted within the tick, and always before its acknowledgement) */
+  private persist(segment: number, key: string, entry: ReplicationPlan['entry']): void {
+    if (this.diskBatch.length === 0) this.scheduler.setTimer(0, () => this.flushDisk());
+    this.diskBatch.push({ segment, key, entry });
+  }
+
+  private flushDisk(): void {
+    if (this.diskBatch.length === 0) return;
+    this.links.toControl({ kind: 'persist', writes: this.diskBatch });
+    this.diskBatch = [];
   }
 
   /** one replica: acked, or after REPLICATION_TIMEOUT_MS reported lost (the write is acknowledged without it) */
@@ -111,8 +127,8 @@ export class LiveNode {
       case 'rep': {
         if (this.hung) return;
         this.core.applyReplica(msg.segment, msg.key, msg.entry);
-        // durable here too before the owner may acknowledge
-        this.persist(msg.segment, msg.key, msg.entry, () => this.links.toPeer(from, { kind: 'repAck', id: msg.id }));
+        this.persist(msg.segment, msg.key, msg.entry);
+        this.links.toPeer(from, { kind: 'repAck', id: msg.id });
         return;
       }
       case 'repAck': {
@@ -123,6 +139,7 @@ export class LiveNode {
       }
       case 'snapshot':
         this.core.loadSnapshot(msg.segment, msg.entries);
+        this.flushDisk(); // earlier writes first
         // the disk port is FIFO: the snapshot is durable before the control plane reads `caughtUp`
         this.links.toControl({ kind: 'persistSegment', segment: msg.segment, entries: msg.entries });
         if (msg.handoff !== undefined) this.links.toControl({ kind: 'caughtUp', handoff: msg.handoff, segment: msg.segment });
@@ -157,12 +174,6 @@ export class LiveNode {
       case 'unfence':
         this.fenced.delete(msg.segment);
         return;
-      case 'persisted': {
-        const w = this.diskWaits.get(msg.id);
-        this.diskWaits.delete(msg.id);
-        w?.();
-        return;
-      }
       case 'dump':
         this.links.toControl({ kind: 'dumped', id: msg.id, segments: this.core.state.segments.map((_, s) => this.core.snapshot(s)) });
         return;

@@ -11,6 +11,13 @@ import type { NodeView } from '../nodeCore';
 /** one segment's copy: key → entry (tombstones included, so a delete survives a copy) */
 export type SegmentEntries = readonly (readonly [string, Entry])[];
 
+/** one applied write on its way to the node's disk */
+export interface DiskWrite {
+  readonly segment: number;
+  readonly key: string;
+  readonly entry: Entry;
+}
+
 /** node ↔ node: synchronous replication and segment snapshots */
 export type PeerMessage =
   | { readonly kind: 'rep'; readonly id: number; readonly segment: number; readonly key: string; readonly entry: Entry }
@@ -24,8 +31,8 @@ export type NodeToControl =
   | { readonly kind: 'replicaLost'; readonly segment: number; readonly replica: NodeId }
   /** the new owner holds the fenced owner's final state of `segment` */
   | { readonly kind: 'caughtUp'; readonly handoff: number; readonly segment: number }
-  /** disk: make this applied write durable (answered by `persisted`) */
-  | { readonly kind: 'persist'; readonly id: number; readonly segment: number; readonly key: string; readonly entry: Entry }
+  /** disk: applied writes (one message per tick at most; posted before any of them is acknowledged) */
+  | { readonly kind: 'persist'; readonly writes: readonly DiskWrite[] }
   /** disk: a loaded snapshot (merged by version) */
   | { readonly kind: 'persistSegment'; readonly segment: number; readonly entries: SegmentEntries }
   /** the node's data, for the final-state check */
@@ -41,7 +48,6 @@ export type ControlToNode =
   | { readonly kind: 'fence'; readonly handoff: number; readonly segment: number; readonly to: NodeId }
   /** an aborted handoff: serve `segment` again */
   | { readonly kind: 'unfence'; readonly segment: number }
-  | { readonly kind: 'persisted'; readonly id: number }
   | { readonly kind: 'dump'; readonly id: number }
   | { readonly kind: 'hang'; readonly on: boolean }
   | { readonly kind: 'slow'; readonly factor: number; readonly untilMs: number }
