@@ -3,7 +3,7 @@
  * segments by migration (writes there answer Migrating, then the old owner
  * answers Moved / ReplicaWriteRejected); a crashed preferred primary that comes
  * back gets its segments handed back, and during the handoff non-owners answer
- * OwnershipChanging.
+ * OwnershipChanging; on Pause the final data holds every acknowledged write.
  */
 import { describe, expect, it } from 'vitest';
 import { selectInvariantRows } from '../src/ui/store/selectors';
@@ -19,6 +19,8 @@ describe('scale-out and failback', () => {
     const d = await lab.open();
     const t0 = Date.now();
     const lap = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+    // nothing was checked before the first operation (the boot topology event alone)
+    await d.waitForText(d.invariantsBadge(), /^no operations yet$/);
     await d.start();
 
     // ── scale-out: node 3 joins, segments migrate to it ──
@@ -73,5 +75,9 @@ describe('scale-out and failback', () => {
     expect(selectInvariantRows(back.invariants).verdict).toBe('ok');
     await d.waitForText(d.invariantsBadge(), /^bounds kept$/);
     await d.screenshot('c2-failback');
+    // on Pause the nodes' data is checked for every acknowledged write (fenced handoffs, durable nodes)
+    await d.pause();
+    await d.waitForText(d.invariantRow('noLostAckedWrites'), /the final data holds every acknowledged version/);
+    await d.waitForText(d.invariantsBadge(), /^bounds kept$/);
   });
 });

@@ -3,8 +3,6 @@
  * Commands from the main thread go through Comlink (each worker exports its
  * API type); these ports carry the high-rate traffic.
  */
-import type { Entry } from '../core/cluster/clusterState';
-import type { NodeView } from '../core/cluster/nodeCore';
 import type { NodeReply, NodeRequest } from '../core/domain/protocol';
 import type { EventBatch } from '../core/telemetry/eventCodec';
 import type { ClientView, ClusterView } from '../core/cluster/views';
@@ -20,24 +18,7 @@ export interface NodeAnswer {
   readonly reply: NodeReply;
 }
 
-/** node ↔ node: synchronous replication and segment snapshots */
-export type PeerMessage =
-  | { readonly kind: 'rep'; readonly id: number; readonly segment: number; readonly key: string; readonly entry: Entry }
-  | { readonly kind: 'repAck'; readonly id: number }
-  | { readonly kind: 'snapshot'; readonly segment: number; readonly entries: readonly (readonly [string, Entry])[] };
-
-/** node → control */
-export type NodeToControl =
-  | { readonly kind: 'heartbeat'; readonly keyCounts: readonly number[] }
-  | { readonly kind: 'replicaLost'; readonly segment: number; readonly replica: number };
-
-/** control → node */
-export type ControlToNode =
-  | { readonly kind: 'view'; readonly view: NodeView }
-  | { readonly kind: 'copy'; readonly segment: number; readonly to: number }
-  | { readonly kind: 'hang'; readonly on: boolean }
-  | { readonly kind: 'slow'; readonly factor: number; readonly untilMs: number }
-  | { readonly kind: 'lostAck'; readonly probability: number; readonly untilMs: number };
+export type { PeerMessage, NodeToControl, ControlToNode } from '../core/cluster/live/protocol';
 
 /** any worker → main thread (telemetry port) */
 export type TelemetryMessage =

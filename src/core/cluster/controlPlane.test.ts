@@ -264,7 +264,7 @@ describe('scale-out', () => {
     expect(state.node(nodes).status).toBe('up');
   });
 
-  it('each planned segment migrates (writes answer Migrating) for migrationBaseMs + keys × migrationMsPerKey, then the new node owns it and the old owner is its replica', () => {
+  it('each planned segment migrates (writes answer Migrating) for migrationBaseMs + keys × migrationMsPerKey, then the new node owns it, the old replica stays and the old owner answers Moved', () => {
     const cfg = { migrationBaseMs: 200, migrationMsPerKey: 0.5 };
     const { state, sched, rec, at } = setup(cfg);
     for (let s = 0; s < 8; s++) fill(state, s, (s + 1) * 10);
@@ -297,12 +297,17 @@ describe('scale-out', () => {
       sched.advanceTo(t0 + window);
       const end = rec.topology('migrationEnd').find((e) => e.segments.includes(s));
       expect(end?.t).toBe(t0 + window);
-      expect(state.segment(s)).toMatchObject({ phase: 'stable', owner: joiner, preferred: joiner, replicas: [source] });
+      const replica = before[s]?.replicas[0] as number;
+      expect(state.segment(s)).toMatchObject({ phase: 'stable', owner: joiner, preferred: joiner, replicas: [replica] });
       expect(state.store(joiner, s)).toEqual(state.store(source, s));
       expect(state.keyCount(joiner, s)).toBe((s + 1) * 10);
       expect(ask(state, joiner, s, 'put').status).toBe(KvStatus.Ok);
-      expect(ask(state, source, s, 'put').status).toBe(KvStatus.ReplicaWriteRejected);
-      expect(ask(state, source, s, 'get', `k${s}.1`).status).toBe(KvStatus.Ok);
+      // SPEC §3/§4: the old owner no longer holds the segment (settled → Moved);
+      // the in-sync replica stays one (ReplicaWriteRejected, reads served)
+      expect(ask(state, source, s, 'put').status).toBe(KvStatus.Moved);
+      expect(ask(state, source, s, 'get', `k${s}.1`).status).toBe(KvStatus.Moved);
+      expect(ask(state, replica, s, 'put').status).toBe(KvStatus.ReplicaWriteRejected);
+      expect(ask(state, replica, s, 'get', `k${s}.1`).status).toBe(KvStatus.Ok);
       expect(ask(state, other, s, 'get').status).toBe(KvStatus.Moved);
     }
     sched.runUntilIdle();
@@ -311,6 +316,19 @@ describe('scale-out', () => {
     expect(state.epoch).toBe(2 + plan.length);
     // untouched segments keep their owners
     for (let s = 0; s < 8; s++) if (!plan.includes(s)) expect(state.segment(s).owner).toBe(before[s]?.owner);
+  });
+
+  it('a segment whose replica was lost keeps the old owner as its replica (it is the only other copy)', () => {
+    const { state, sched, rec, at } = setup({ migrationBaseMs: 1_000 });
+    at(0, { action: 'scaleOut' });
+    const s = (rec.of('fault')[0]?.segments ?? [])[0] as number;
+    const source = state.segment(s).owner;
+    const replica = state.segment(s).replicas[0] as number;
+    state.segment(s).replicas = []; // its replica missed a write and left (see dataPath.test.ts)
+    void replica;
+    sched.runUntilIdle();
+    expect(state.segment(s)).toMatchObject({ owner: 3, replicas: [source] });
+    expect(ask(state, source, s, 'put').status).toBe(KvStatus.ReplicaWriteRejected);
   });
 
   it('with replicas 0 the old owner answers Moved after the flip', () => {

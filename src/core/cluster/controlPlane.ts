@@ -12,6 +12,12 @@ import type { Scheduler } from '../time/scheduler';
 import type { ClusterState, Entry } from './clusterState';
 import type { FaultCommand } from './faults';
 
+/** a segment that changes owner: `from` holds the state the new owner must reach */
+export interface SegmentMove {
+  readonly segment: number;
+  readonly from: NodeId;
+}
+
 /**
  * Where segment data lives. In simulation it is the ClusterState's per-node
  * stores; in the live playground each node worker holds its own data and a
@@ -22,14 +28,28 @@ export interface DataMover {
   keyCount(node: NodeId, segment: number): number;
   /** `to` receives a snapshot of `from`'s copy of `segment` and from then on every write to it */
   copySegment(from: NodeId, to: NodeId, segment: number): void;
+  /**
+   * The data half of an ownership handoff: fence each old owner (it stops
+   * acknowledging the segment), bring `to` up to the fenced state, then call
+   * `ready` once with the segments `to` may take over. The control plane
+   * flips ownership only then. Simulation: immediate (a copy, no window).
+   */
+  handOff(to: NodeId, moves: readonly SegmentMove[], ready: (segments: readonly number[]) => void): void;
+  /** after the flip: `to` serves the segments now (live: it hears of the new view first, the rest after) */
+  activated?(to: NodeId, segments: readonly number[]): void;
 }
 
 /** the simulation's data mover: copies between the ClusterState's stores */
 export function stateDataMover(state: ClusterState): DataMover {
+  const copySegment = (from: NodeId, to: NodeId, segment: number): void => {
+    (state.data[to] as Map<string, Entry>[])[segment] = new Map(state.store(from, segment));
+  };
   return {
     keyCount: (node, segment) => state.keyCount(node, segment),
-    copySegment: (from, to, segment) => {
-      (state.data[to] as Map<string, Entry>[])[segment] = new Map(state.store(from, segment));
+    copySegment,
+    handOff: (to, moves, ready) => {
+      for (const m of moves) copySegment(m.from, to, m.segment);
+      ready(moves.map((m) => m.segment));
     },
   };
 }
@@ -208,6 +228,19 @@ export class ControlPlane {
     if (unavailable.length > 0) this.topology('unavailable', node, unavailable);
   }
 
+  /**
+   * A replica missed a synchronous write (live: the owner reports it): it
+   * leaves the segment's replica set (it catches up when it returns).
+   * Ownership is unchanged, so the epoch is too (like an ISR shrink): a crash
+   * is one topology change, at detection, however many writes it fails.
+   */
+  replicaLost(segment: number, replica: NodeId): void {
+    const seg = this.state.segment(segment);
+    if (!seg.replicas.includes(replica)) return;
+    seg.replicas = seg.replicas.filter((r) => r !== replica);
+    this.state.touch();
+  }
+
   // ── failback ────────────────────────────────────────────────────────────
 
   private failback(node: NodeId): void {
@@ -268,21 +301,42 @@ export class ControlPlane {
     st.node(node).status = 'up';
     st.touch();
     this.topology('catchUpEnd', node, synced);
-    // Hand ownership back: the returning node becomes active owner; the
-    // former owner is a replica again once the handoff window closes.
-    const handed: number[] = [];
+    // Hand ownership back: fence the former owners, let the returning node
+    // reach their fenced state, then flip (one epoch for the whole batch);
+    // the former owner is a replica again once the handoff window closes.
+    const moves: SegmentMove[] = [];
     for (const s of synced) {
       const seg = st.segment(s);
       if (seg.phase !== 'stable') continue;
-      const former = seg.owner;
-      seg.owner = node;
-      seg.replicas = [former, ...seg.replicas.filter((r) => r !== node && r !== former)].slice(0, st.config.replicas);
       seg.phase = 'transitioning';
+      moves.push({ segment: s, from: seg.owner });
+    }
+    if (moves.length === 0) return;
+    st.touch();
+    this.data.handOff(node, moves, (ready) => this.handBack(node, moves, ready));
+  }
+
+  private handBack(node: NodeId, moves: readonly SegmentMove[], ready: readonly number[]): void {
+    const st = this.state;
+    const handed: number[] = [];
+    for (const { segment: s, from } of moves) {
+      const seg = st.segment(s);
+      if (seg.owner !== from || seg.phase !== 'transitioning') continue;
+      if (!ready.includes(s) || !st.isServing(node)) {
+        seg.phase = 'stable'; // the handoff did not complete: the former owner keeps the segment
+        continue;
+      }
+      seg.owner = node;
+      seg.replicas = [from, ...seg.replicas.filter((r) => r !== node && r !== from)].slice(0, st.config.replicas);
       handed.push(s);
     }
-    if (handed.length === 0) return;
+    if (handed.length === 0) {
+      st.touch();
+      return;
+    }
     st.bump();
     this.topology('handoffStart', node, handed);
+    this.data.activated?.(node, handed);
     this.scheduler.setTimer(st.config.handoffMs, () => {
       for (const s of handed) {
         const seg = st.segment(s);
@@ -349,20 +403,32 @@ export class ControlPlane {
     st.touch();
     this.topology('migrationStart', joiner, [s]);
     const { migrationBaseMs, migrationMsPerKey } = st.config;
+    const stillPlanned = (): boolean => seg.phase === 'migrating' && seg.owner === source && st.isServing(joiner);
+    const abandon = (): void => {
+      if (seg.phase === 'migrating') {
+        seg.phase = 'stable';
+        st.touch();
+      }
+      done();
+    };
     this.scheduler.setTimer(migrationBaseMs + this.data.keyCount(source, s) * migrationMsPerKey, () => {
-      if (seg.phase === 'migrating' && seg.owner === source && st.isServing(source) && st.isServing(joiner)) {
-        this.data.copySegment(source, joiner, s);
-        seg.replicas = [source, ...seg.replicas.filter((r) => r !== joiner && r !== source)].slice(0, st.config.replicas);
+      if (!stillPlanned() || !st.isServing(source)) return abandon();
+      this.data.handOff(joiner, [{ segment: s, from: source }], (ready) => {
+        if (!ready.includes(s) || !stillPlanned()) return abandon();
+        // The old owner leaves the segment (SPEC §4: it answers Moved to a
+        // stale client); the other replicas keep their in-sync copies. It
+        // stays a replica only when the segment would otherwise be short of one.
+        const replicas = seg.replicas.filter((r) => r !== joiner && r !== source);
+        if (replicas.length < st.config.replicas && st.isServing(source)) replicas.push(source);
+        seg.replicas = replicas.slice(0, st.config.replicas);
         seg.owner = joiner;
         seg.preferred = joiner;
         seg.phase = 'stable';
         st.bump();
         this.topology('migrationEnd', joiner, [s]);
-      } else if (seg.phase === 'migrating') {
-        seg.phase = 'stable';
-        st.touch();
-      }
-      done();
+        this.data.activated?.(joiner, [s]);
+        done();
+      });
     });
   }
 

@@ -80,9 +80,11 @@ function commit(state: ClusterState, owner: NodeId, req: DataRequest, entry: Ent
   }
   if (shrunk) {
     // A replica that missed a write is no longer in sync: it leaves the
-    // replica set (it catches up again when it returns).
+    // replica set (it catches up again when it returns). Ownership does not
+    // change, so neither does the epoch: the crash becomes one topology
+    // change when the detector declares the node dead.
     seg.replicas = seg.replicas.filter((r) => state.isServing(r));
-    state.bump();
+    state.touch();
   }
   onApply?.(req.op, req.key, entry.version);
   return { status: KvStatus.Ok, version: entry.version };

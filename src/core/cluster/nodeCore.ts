@@ -21,7 +21,7 @@ export interface NodeView {
   readonly nodes: readonly { readonly id: NodeId; readonly status: NodeStatus; readonly declaredDead: boolean }[];
 }
 
-/** A write to send to replicas before answering. */
+/** A write this node committed: to make durable and send to replicas before answering. */
 export interface ReplicationPlan {
   readonly segment: number;
   readonly key: string;
@@ -31,6 +31,7 @@ export interface ReplicationPlan {
 
 export interface ServeResult {
   readonly reply: DataReply;
+  /** the committed write (null for reads, refusals and failed conditions) */
   readonly replicate: ReplicationPlan | null;
 }
 
@@ -76,7 +77,7 @@ export class NodeCore {
     const replicas = this.state.segment(req.segment).replicas.filter((r) => r !== this.self);
     return {
       reply: { status: KvStatus.Ok, version: ev.commit.version },
-      replicate: replicas.length > 0 ? { segment: req.segment, key: req.key, entry: ev.commit, replicas } : null,
+      replicate: { segment: req.segment, key: req.key, entry: ev.commit, replicas },
     };
   }
 
@@ -92,9 +93,9 @@ export class NodeCore {
     return [...this.state.store(this.self, segment)];
   }
 
-  /** replaces this node's copy of a segment with a snapshot */
+  /** merges a snapshot into this node's copy of a segment (per key, the higher version wins) */
   loadSnapshot(segment: number, entries: readonly (readonly [string, Entry])[]): void {
-    (this.state.data[this.self] as Map<string, Entry>[])[segment] = new Map(entries);
+    for (const [key, entry] of entries) this.applyReplica(segment, key, entry);
   }
 
   /** adds a replica to a segment locally (right after sending it a snapshot, so no write is missed) */

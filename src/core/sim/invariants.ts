@@ -54,6 +54,13 @@ interface OpTrack {
   pendingRealAnswer: KvStatus | null;
 }
 
+interface AckedWrite {
+  readonly version: number;
+  readonly op: number;
+  /** ms, when the client saw the acknowledgement */
+  readonly t: number;
+}
+
 const MAX_EXAMPLES = 10;
 const EPS = 1e-6;
 
@@ -68,15 +75,18 @@ class Tally {
 
 export class InvariantChecker implements TelemetrySink {
   private readonly ops = new OpTable<OpTrack>();
-  /** key → highest acknowledged write version */
-  private readonly acked = new Map<string, number>();
+  /** key → highest acknowledged write: its version, its op id, when it was acknowledged (ms) */
+  private readonly acked = new Map<string, AckedWrite>();
   private readonly lost = new Tally();
   private readonly retriedConflict = new Tally();
   private readonly retriedNotFound = new Tally();
   private readonly overBudget = new Tally();
   private readonly overDeadline = new Tally();
   private readonly overDeadlineInBackoff = new Tally();
+  /** the latest final-state check: acknowledged writes the cluster's data no longer holds */
+  private finalLost = new Tally();
   private finalLostKeys: string[] = [];
+  private finalChecked = false;
 
   constructor(private readonly config: () => ClientConfig) {}
 
@@ -92,7 +102,7 @@ export class InvariantChecker implements TelemetrySink {
           budget: e.budget ?? Infinity,
           phase: 'attempt',
           phaseAtDeadline: null,
-          requiredVersion: e.kind === 'get' ? (this.acked.get(e.key) ?? 0) : 0,
+          requiredVersion: e.kind === 'get' ? (this.acked.get(e.key)?.version ?? 0) : 0,
           pendingRealAnswer: null,
         });
         return;
@@ -168,23 +178,41 @@ export class InvariantChecker implements TelemetrySink {
     if (op.kind === 'get') {
       if ((e.status === KvStatus.Ok || e.status === KvStatus.NotFound) && e.version !== undefined && e.version < op.requiredVersion) this.lost.add(id);
     } else if (e.status === KvStatus.Ok && e.version !== undefined) {
-      if (e.version > (this.acked.get(op.key) ?? 0)) this.acked.set(op.key, e.version);
+      if (e.version > (this.acked.get(op.key)?.version ?? 0)) this.acked.set(op.key, { version: e.version, op: id, t: e.t });
     }
   }
 
-  /** compares every acknowledged version with the cluster's final data */
+  /** compares every acknowledged version with the cluster's final data (headless: the engine's ground truth) */
   checkFinalState(state: ClusterState): void {
     const segments = state.config.segments;
-    for (const [key, version] of this.acked) {
-      const store = state.authoritative(segmentOf(key, segments));
-      const have = store?.get(key)?.version ?? 0;
-      if (have < version) this.finalLostKeys.push(key);
+    this.checkFinalData((key) => state.authoritative(segmentOf(key, segments))?.get(key)?.version ?? 0);
+  }
+
+  /**
+   * Compares every write acknowledged up to `asOfMs` with the version the
+   * cluster holds now (`versionOf`: live, the nodes' data). Writes
+   * acknowledged later are left out: their commit may postdate the data
+   * read. Replaces the previous final-state result.
+   */
+  checkFinalData(versionOf: (key: string) => number, asOfMs = Infinity): void {
+    this.finalLost = new Tally();
+    this.finalLostKeys = [];
+    for (const [key, a] of this.acked) {
+      if (a.t > asOfMs) continue;
+      if (versionOf(key) < a.version) {
+        this.finalLost.add(a.op);
+        if (this.finalLostKeys.length < MAX_EXAMPLES) this.finalLostKeys.push(key);
+      }
     }
+    this.finalChecked = true;
   }
 
   report(): InvariantReport {
     const bugs = this.config().bugs;
-    const lostCount = this.lost.count + this.finalLostKeys.length;
+    const lostCount = this.lost.count + this.finalLost.count;
+    const okDetail = this.finalChecked
+      ? 'every read saw every write acknowledged before it started; the final data holds every acknowledged version'
+      : 'every read saw every write acknowledged before it started (the final data is checked on Pause)';
     const checks: InvariantCheck[] = [
       {
         name: 'noLostAckedWrites',
@@ -193,9 +221,9 @@ export class InvariantChecker implements TelemetrySink {
         expected: false,
         detail:
           lostCount === 0
-            ? 'every read saw every write acknowledged before it started; the final data holds every acknowledged version'
-            : `${this.lost.count} stale read(s) after an acknowledged write; ${this.finalLostKeys.length} key(s) lost an acknowledged version (${this.finalLostKeys.slice(0, 5).join(', ')})`,
-        examples: this.lost.examples,
+            ? okDetail
+            : `${this.lost.count} stale read(s) after an acknowledged write; ${this.finalLost.count} key(s) lost an acknowledged version${this.finalLost.count > 0 ? ` (${this.finalLostKeys.slice(0, 5).join(', ')}; the ops that wrote them are the counterexamples)` : ''}`,
+        examples: [...this.lost.examples, ...this.finalLost.examples].slice(0, MAX_EXAMPLES),
       },
       {
         name: 'noRetriedRealAnswers',

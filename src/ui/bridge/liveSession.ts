@@ -22,6 +22,9 @@ interface NodeHandle {
   readonly api: Comlink.Remote<NodeWorkerApi>;
 }
 
+/** ms subtracted from the final-state check's cut-off: the workers' clocks agree to well within this */
+const FINAL_CHECK_MARGIN_MS = 20;
+
 const t = <T>(port: T & Transferable): T => Comlink.transfer(port, [port]);
 
 export class LiveSession implements PlaygroundControls {
@@ -121,6 +124,19 @@ export class LiveSession implements PlaygroundControls {
     await this.booted;
     this.running = false;
     await this.client.pause();
+    await this.checkFinalState();
+  }
+
+  /**
+   * The final-state check of acknowledged writes: the cluster's data now
+   * (each segment's owner, or a down owner's disk), for the writes the
+   * client saw acknowledged before the data was asked for (a margin covers
+   * the workers' clocks; later acks may commit after the read).
+   */
+  private async checkFinalState(): Promise<void> {
+    const asOfMs = performance.timeOrigin + performance.now() - this.originMs - FINAL_CHECK_MARGIN_MS;
+    const versions = await this.control.clusterVersions();
+    this.listener.onClusterVersions?.(asOfMs, versions);
   }
 
   async configureClient(config: ClientConfig): Promise<void> {

@@ -18,6 +18,8 @@ export interface SessionListener {
   onClusterView(view: ClusterView): void;
   onClientView(view: ClientView): void;
   onError(message: string): void;
+  /** the cluster's data (key → version held) for the final-state check of writes acknowledged up to `asOfMs` (live, on Pause) */
+  onClusterVersions?(asOfMs: number, versions: ReadonlyMap<string, number>): void;
 }
 
 /** What the UI can ask of a running playground session. */

@@ -1,24 +1,38 @@
 import { useMemo } from 'react';
-import { selectInvariantRows, type Verdict } from '../store/selectors';
+import type { TelemetrySnapshot } from '../store/snapshot';
+import { selectInvariantRows, type InvariantRow, type Verdict } from '../store/selectors';
 import { ChartFrame } from './chart/ChartFrame';
 import { usePanelSnapshot } from './visibility';
 
-const VERDICT: Readonly<Record<Verdict, { label: string; className: string }>> = {
+type PanelVerdict = Verdict | 'idle';
+
+const VERDICT: Readonly<Record<PanelVerdict, { label: string; className: string }>> = {
+  idle: { label: 'no operations yet', className: 'badge muted' },
   pending: { label: 'waiting for events', className: 'badge muted' },
   ok: { label: 'bounds kept', className: 'badge ok' },
   expected: { label: 'violated — explained by a bug toggle', className: 'badge expected' },
   violated: { label: 'VIOLATED', className: 'badge bad' },
 };
 
+/**
+ * What the panel shows: before any operation has run (the boot topology
+ * event alone), nothing was checked, so no verdict ("no operations yet").
+ */
+export function invariantsView(snapshot: Pick<TelemetrySnapshot, 'invariants' | 'totals'>): { verdict: PanelVerdict; rows: InvariantRow[] } {
+  const { totals } = snapshot;
+  if (totals.attempts === 0 && totals.opsEnded === 0) return { verdict: 'idle', rows: [] };
+  return selectInvariantRows(snapshot.invariants);
+}
+
 /** SPEC §11 invariants checked live over the event stream, with counterexample op ids */
 export function InvariantsPanel() {
-  const report = usePanelSnapshot().invariants;
-  const { verdict, rows } = useMemo(() => selectInvariantRows(report), [report]);
+  const snapshot = usePanelSnapshot();
+  const { verdict, rows } = useMemo(() => invariantsView(snapshot), [snapshot]);
   return (
     <ChartFrame
       title="Invariants"
       units="this session"
-      hint="Checked live on every event. Counterexamples are op ids: filter the event log by one to see its attempts."
+      hint="Checked live on every event; on Pause the cluster's data is checked for every acknowledged write. Counterexamples are op ids: filter the event log by one to see its attempts."
       aside={<span className={VERDICT[verdict].className}>{VERDICT[verdict].label}</span>}
       empty={rows.length === 0}
       emptyText="No operations yet."

@@ -60,5 +60,6 @@ export function recordingListener(inner: SessionListener, rec: SessionRecording)
     },
     onClientView: (v) => inner.onClientView(v),
     onError: (m) => inner.onError(m),
+    onClusterVersions: (asOfMs, versions) => inner.onClusterVersions?.(asOfMs, versions),
   };
 }

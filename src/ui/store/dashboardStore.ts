@@ -29,5 +29,6 @@ export function createStoreListener(store: DashboardStore): SessionListener {
     onClusterView: (view) => store.getState().setClusterView(view),
     onClientView: (view) => store.getState().setClientView(view),
     onError: (message) => store.getState().reportSessionError(message),
+    onClusterVersions: (asOfMs, versions) => store.getState().checkFinalData(asOfMs, versions),
   };
 }

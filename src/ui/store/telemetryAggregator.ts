@@ -176,6 +176,12 @@ export class TelemetryAggregator {
     this.faults = [...this.faults.slice(-(MAX_FAULT_MARKERS - 1)), marker];
   }
 
+  /** the final-state check of acknowledged writes against the cluster's data (key → version held), for writes acknowledged up to `asOfMs` */
+  checkFinalData(asOfMs: number, versions: ReadonlyMap<string, number>): void {
+    this.checker.checkFinalData((key) => versions.get(key) ?? 0, asOfMs);
+    this.publishes++;
+  }
+
   /** an immutable copy of everything panels read */
   snapshot(): TelemetrySnapshot {
     const p = this.tracker.parked;

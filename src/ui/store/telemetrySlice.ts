@@ -22,6 +22,8 @@ export interface TelemetrySlice {
   /** copies the aggregates out into a new snapshot (no-op when nothing changed) */
   publish(): void;
   resetTelemetry(): void;
+  /** the live session's final-state check (key → version the cluster holds, for writes acknowledged up to `asOfMs`) */
+  checkFinalData(asOfMs: number, versions: ReadonlyMap<string, number>): void;
 }
 
 export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => {
@@ -46,6 +48,10 @@ export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => 
     },
     publish: () => {
       if (get().pending === 0) return;
+      set({ snapshot: aggregator.snapshot(), pending: 0 });
+    },
+    checkFinalData: (asOfMs, versions) => {
+      aggregator.checkFinalData(asOfMs, versions);
       set({ snapshot: aggregator.snapshot(), pending: 0 });
     },
     resetTelemetry: () => {

@@ -1,0 +1,144 @@
+/**
+ * The live playground's control protocol without a browser: LiveControl and
+ * LiveNodes wired by simulated MessagePorts (FIFO per link, a latency per
+ * link) on virtual time. Killing a node drops its instance (its memory) and
+ * every message to it, as `Worker.terminate()` does; its disk stays with the
+ * control plane. Used only by tests.
+ */
+import type { NodeId } from '../../../domain/clusterMap';
+import type { DataReply, DataRequest, NodeReply, OpKind } from '../../../domain/protocol';
+import { segmentOf } from '../../../domain/segment';
+import { Recorder } from '../../../sim/testkit/recorder';
+import { VirtualScheduler } from '../../../time/virtualScheduler';
+import { DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from '../../clusterConfig';
+import { LiveControl } from '../liveControl';
+import { LiveNode } from '../liveNode';
+
+/** a link's end points: 'c' is the control plane, 'k' the client, a number a node */
+type End = NodeId | 'c' | 'k';
+
+export interface AckedWrite {
+  readonly op: number;
+  readonly key: string;
+  readonly value: string | undefined;
+  readonly version: number;
+  readonly node: NodeId;
+  readonly t: number;
+}
+
+export class LiveCluster {
+  readonly sched = new VirtualScheduler();
+  readonly rec = new Recorder();
+  readonly config: ClusterConfig;
+  readonly control: LiveControl;
+  readonly nodes = new Map<NodeId, LiveNode>();
+  /** one-way latency per link, ms (default 1) */
+  latency: (from: End, to: End) => number = () => 1;
+  /** every write a node acknowledged */
+  readonly acked: AckedWrite[] = [];
+  private readonly lastDelivery = new Map<string, number>();
+  private nextOp = 1;
+
+  constructor(config: Partial<ClusterConfig> = {}, seed = 1) {
+    this.config = { ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 8, replicas: 1, ...config };
+    this.control = new LiveControl(this.config, seed, this.sched, this.rec, {
+      toNode: (node, msg) => this.deliver('c', node, () => this.nodes.get(node)?.fromControl(msg)),
+      clusterView: () => undefined,
+    });
+    this.control.start();
+    for (let id = 0; id < this.config.nodes; id++) this.spawn(id);
+    this.run(10);
+  }
+
+  /** delivers after the link's latency, never before an earlier message on the same link */
+  private deliver(from: End, to: End, fn: () => void): void {
+    const link = `${from}>${to}`;
+    const at = Math.max(this.sched.now() + this.latency(from, to), this.lastDelivery.get(link) ?? 0);
+    this.lastDelivery.set(link, at);
+    this.sched.at(at, fn);
+  }
+
+  /** starts a node (a fresh instance: empty memory) and links it */
+  spawn(id: NodeId): LiveNode {
+    const node: LiveNode = new LiveNode(id, this.config, this.sched, {
+      toPeer: (peer, msg) => {
+        if (!this.nodes.has(peer)) return false;
+        this.deliver(id, peer, () => this.nodes.get(peer)?.fromPeer(id, msg));
+        return true;
+      },
+      // a message already posted reaches the control plane even if the sender dies after
+      toControl: (msg) => this.deliver(id, 'c', () => this.control.fromNode(id, msg)),
+    });
+    this.nodes.set(id, node);
+    const beat = (): void => {
+      if (this.nodes.get(id) !== node) return;
+      const hb = node.heartbeat();
+      if (hb !== null) this.deliver(id, 'c', () => this.control.fromNode(id, hb));
+      this.sched.setTimer(this.config.heartbeatMs, beat);
+    };
+    beat();
+    this.control.nodeLinked(id);
+    return node;
+  }
+
+  /** Worker.terminate(): the node's memory is gone, messages to it are dropped */
+  kill(id: NodeId): void {
+    this.nodes.delete(id);
+    this.control.fault({ action: 'failover', node: id });
+  }
+
+  /** failback: a fresh worker for `id`, then the control plane's failback */
+  restart(id: NodeId): LiveNode {
+    const n = this.spawn(id);
+    this.control.fault({ action: 'failback', node: id });
+    return n;
+  }
+
+  scaleOut(): LiveNode {
+    const n = this.spawn(this.control.nodeCount());
+    this.control.fault({ action: 'scaleOut' });
+    return n;
+  }
+
+  run(ms: number): void {
+    this.sched.advanceTo(this.sched.now() + ms);
+  }
+
+  segment(key: string): number {
+    return segmentOf(key, this.config.segments);
+  }
+
+  /** sends one data request to `node`; `onReply` gets the answer (never, if the node is dead or hung) */
+  send(node: NodeId, kind: OpKind, key: string, value?: string, onReply?: (r: DataReply) => void): number {
+    const op = this.nextOp++;
+    const req: DataRequest = { type: 'data', kind, key, segment: this.segment(key), value, epoch: 0, op };
+    this.deliver('k', node, () => {
+      this.nodes.get(node)?.request(req, (reply: NodeReply) => {
+        this.deliver(node, 'k', () => {
+          const r = reply as DataReply;
+          if (kind !== 'get' && r.status === 'Ok' && r.version !== undefined) {
+            this.acked.push({ op, key, value, version: r.version, node, t: this.sched.now() });
+          }
+          onReply?.(r);
+        });
+      });
+    });
+    return op;
+  }
+
+  /** sends a request and runs until its answer (undefined if none came within `ms`) */
+  ask(node: NodeId, kind: OpKind, key: string, value?: string, ms = 50): DataReply | undefined {
+    let out: DataReply | undefined;
+    this.send(node, kind, key, value, (r) => (out = r));
+    this.run(ms);
+    return out;
+  }
+
+  /** a key that hashes into `segment` */
+  keyIn(segment: number, salt = 0): string {
+    for (let i = 0; ; i++) {
+      const k = `k${salt}.${i}`;
+      if (this.segment(k) === segment) return k;
+    }
+  }
+}
