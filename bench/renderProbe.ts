@@ -3,9 +3,11 @@
  * built page at a light open-loop load (default 500 tx/s, so ingest is a few
  * ms per second and the machine is not saturated by our own workers), main
  * thread CPU from /proc divided by the snapshot publishes in the window.
- * A quick A/B probe for UI changes; `npm run bench:ui` stays the benchmark.
+ * Also prints the client worker's CPU per operation (at a rate that does not
+ * saturate it, so the figure is comparable between builds). A quick A/B probe;
+ * `npm run bench:ui` stays the benchmark.
  *
- *   npx tsx bench/renderProbe.ts [--seconds 20] [--rate 500] [--port 4194] [--scroll]
+ *   npx tsx bench/renderProbe.ts [--seconds 20] [--rate 500] [--port 4194] [--scroll] [--dist DIR]
  *
  * `--scroll` scrolls to the bottom first (the other panels on screen).
  */
@@ -28,7 +30,7 @@ async function main(): Promise<void> {
   const port = Number(arg('port', '4194'));
   const served = join('.tmp', 'render-probe-dist');
   rmSync(served, { recursive: true, force: true });
-  cpSync('dist', served, { recursive: true });
+  cpSync(arg('dist', 'dist'), served, { recursive: true });
   const server = await preview({ build: { outDir: served }, preview: { host: '127.0.0.1', port, strictPort: true }, logLevel: 'warn' });
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}/`;
   const { context } = await launchBrowser();
@@ -54,9 +56,12 @@ async function main(): Promise<void> {
     const events = b.storeEvents - a.storeEvents;
     const frames = frameStats(await readFrames(d.page, a.frameCount, b.frameCount), 1000 / 60);
     const mainCpuMs = ((main?.cpuPct ?? NaN) / 100) * secs * 1000;
+    const client = delta.threads.find((t) => t.label === 'worker:client');
+    const ops = b.opsEnded - a.opsEnded;
     console.log(
       `main thread ${main?.cpuPct.toFixed(1)} % CPU (${main?.waitPct.toFixed(1)} % waiting), ${(publishes / secs).toFixed(2)} publishes/s, ${(events / secs).toFixed(0)} events/s; ` +
         `ingest ${(handlerMs / secs).toFixed(1)} ms/s; ≈ ${((mainCpuMs - handlerMs) / publishes).toFixed(1)} ms main CPU per publish besides ingest; ` +
+        `client worker ${client?.cpuPct.toFixed(1)} % CPU → ${((((client?.cpuPct ?? NaN) / 100) * secs * 1e6) / Math.max(1, ops)).toFixed(1)} µs per op (${(ops / secs).toFixed(0)} ops/s); ` +
         `frames p50/p95/p99 ${frames.p50Ms.toFixed(1)}/${frames.p95Ms.toFixed(1)}/${frames.p99Ms.toFixed(1)} ms, >20 ms ${frames.over20Pct.toFixed(1)} %; machine ${delta.machineBusyPct.toFixed(0)} % busy (others ${delta.othersPct.toFixed(0)} %)`,
     );
   } finally {

@@ -5,7 +5,7 @@
  * so this talks raw CDP over Chromium's debugging port (flattened sessions).
  *
  *   NODE_OPTIONS=--experimental-websocket npx tsx bench/workerProfile.ts
- *     [--worker client] [--seconds 10] [--warmup 15] [--users 1000] [--port 4193] [--cdp-port 9339]
+ *     [--worker client|main|node-0|control] [--seconds 10] [--warmup 15] [--users 1000 | --rate R] [--port 4193] [--cdp-port 9339]
  *
  * Needs a built dist/ (npm run build). Prints the top functions and files and
  * the ops/s the client delivered while profiled (the profiler itself costs a
@@ -86,7 +86,8 @@ async function main(): Promise<void> {
     const d = await DashboardPage.create(context);
     await d.goto();
     await d.start();
-    await d.setWorkload({ concurrency: users, thinkMs: '0', ratePerSec: '0' });
+    const rate = arg('rate', '0');
+    await d.setWorkload(rate !== '0' ? { concurrency: '0', ratePerSec: rate, maxInFlight: '4096' } : { concurrency: users, thinkMs: '0', ratePerSec: '0' });
     await new Promise((r) => setTimeout(r, warmup * 1000));
     const version = (await (await fetch(`http://127.0.0.1:${cdpPort}/json/version`)).json()) as { webSocketDebuggerUrl: string };
     const cdp = await RawCdp.open(version.webSocketDebuggerUrl);
