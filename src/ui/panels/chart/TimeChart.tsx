@@ -3,7 +3,7 @@
  * vertical lines on every time chart, live-friendly settings (no animation,
  * no dots), series styled from the one series config.
  */
-import { memo, startTransition, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { FaultMarker } from '../../store/snapshot';
 import type { TimeRow } from '../../store/selectors';
@@ -212,7 +212,7 @@ function DeferredTimeChart(props: TimeChartProps) {
     queued.current = enqueueRedraw(() => {
       queued.current = null;
       const next = latest.current;
-      startTransition(() => setShown(next));
+      setShown(next);
     });
   }, [props, shown]);
   useEffect(
