@@ -3,13 +3,12 @@
  * vertical lines on every time chart, live-friendly settings (no animation,
  * no dots), series styled from the one series config.
  */
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { FaultMarker } from '../../store/snapshot';
 import type { TimeRow } from '../../store/selectors';
 import { CHART_THEME, FAULT_STYLE } from '../../theme/statusColors';
 import { useTimeCursor } from '../timeCursor';
-import { enqueueRedraw } from '../updateQueue';
 import { formatNumber, markerLanes, tooltipProps } from './format';
 
 export interface TimeSeries {
@@ -195,34 +194,4 @@ function TimeChartImpl({ rows, series, domain, markers, unit, height = 210, log 
   );
 }
 
-/**
- * Each chart takes new props through the redraw queue on its own turn (one chart per frame):
- * Recharts applies new data in a second, synchronous render after its own effects, so a panel
- * with three charts would otherwise redraw all three in one long task.
- */
-const ShownTimeChart = memo(TimeChartImpl);
-
-function DeferredTimeChart(props: TimeChartProps) {
-  const [shown, setShown] = useState(props);
-  const latest = useRef(props);
-  const queued = useRef<(() => void) | null>(null);
-  useEffect(() => {
-    latest.current = props;
-    if (props === shown || queued.current !== null) return;
-    queued.current = enqueueRedraw(() => {
-      queued.current = null;
-      const next = latest.current;
-      setShown(next);
-    });
-  }, [props, shown]);
-  useEffect(
-    () => () => {
-      queued.current?.();
-      queued.current = null;
-    },
-    [],
-  );
-  return <ShownTimeChart {...shown} />;
-}
-
-export const TimeChart = memo(DeferredTimeChart);
+export const TimeChart = memo(TimeChartImpl);
