@@ -88,6 +88,22 @@ export function groupOf(source: string): string {
   return i >= 0 ? parts.slice(i, i + 3).join('/') : parts.slice(0, 2).join('/');
 }
 
+/** a source-map lookup over the built assets in `distDir`: (script url, line, column) → source path or null */
+export function SourceMapLookupFor(distDir: string): (url: string, line: number, column: number) => string | null {
+  const maps = new Map<string, SourceMapLookup | null>();
+  return (url, line, column) => {
+    const file = basename(new URL(url, 'http://x/').pathname);
+    if (!maps.has(file)) {
+      const path = join(distDir, 'assets', `${file}.map`);
+      if (existsSync(path)) {
+        const m = JSON.parse(readFileSync(path, 'utf8')) as { sources: string[]; mappings: string };
+        maps.set(file, new SourceMapLookup(m.sources, m.mappings));
+      } else maps.set(file, null);
+    }
+    return maps.get(file)?.sourceAt(line, column) ?? null;
+  };
+}
+
 interface ProfileNode {
   readonly id: number;
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number };

@@ -234,10 +234,16 @@ export class DashboardPage {
     await form.getByRole('button', { name: 'Apply workload' }).click();
   }
 
-  /** a full-page screenshot in test-results/e2e/<name>.png */
+  /** a full-page screenshot in test-results/e2e/<name>.png (offscreen panels brought up to date first) */
   async screenshot(name: string): Promise<string> {
     const path = join(ARTEFACT_DIR, `${name}.png`);
     mkdirSync(dirname(path), { recursive: true });
+    await this.page.evaluate(async () => {
+      const lab = (window as unknown as { __zarisLab?: { refreshPanels?: () => Promise<void> } }).__zarisLab;
+      await lab?.refreshPanels?.();
+      // the redraws are transitions: let React commit them
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))));
+    });
     await this.page.screenshot({ path, fullPage: true });
     return path;
   }

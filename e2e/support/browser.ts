@@ -20,6 +20,8 @@ export async function launchBrowser(): Promise<{ browser: Browser; context: Brow
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // e.g. --remote-debugging-port for bench/workerProfile.ts (raw CDP to the workers)
+      ...(process.env.CHROMIUM_EXTRA_ARGS?.split(' ').filter(Boolean) ?? []),
     ],
   });
   const browser = context.browser() as Browser;

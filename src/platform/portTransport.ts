@@ -2,25 +2,39 @@ import { TransportFailure, type Transport, type TransportOutcome } from '../core
 import type { NodeId } from '../core/domain/clusterMap';
 import type { NodeRequest } from '../core/domain/protocol';
 import { TransportErrorCode } from '../core/domain/status';
+import { DeadlineTimers } from './deadlineTimers';
 import type { NodeAnswer, NodeCall } from './workerProtocol';
 
 interface Pending {
   readonly node: NodeId;
   readonly done: (o: TransportOutcome) => void;
-  readonly timer: ReturnType<typeof setTimeout>;
 }
+
+const TIMEOUT = (): TransportOutcome => ({ ok: false, error: new TransportFailure(TransportErrorCode.Timeout, 'no answer in time') });
 
 /**
  * The client's transport in the live playground: one MessagePort per node
  * worker (a "connection"), request ids, a real timeout per request. When a
  * node's worker is terminated, the bridge reports the closed link (as the OS
  * would report a reset): requests in flight fail with Socket, new ones with
- * NodeUnavailable. A hung node simply never answers (Timeout).
+ * NodeUnavailable. A hung node simply never answers (Timeout). Request
+ * timeouts share one real timer ({@link DeadlineTimers}), not one each.
  */
 export class PortTransport implements Transport {
   private readonly links = new Map<NodeId, MessagePort>();
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private readonly deadlines = new DeadlineTimers(
+    () => performance.now(),
+    (id) => {
+      const p = this.pending.get(id);
+      if (p === undefined) return;
+      this.pending.delete(id);
+      p.done(TIMEOUT());
+    },
+    (id) => this.pending.has(id),
+    () => this.pending.size,
+  );
 
   connect(node: NodeId, port: MessagePort): void {
     this.links.get(node)?.close();
@@ -34,7 +48,6 @@ export class PortTransport implements Transport {
     this.links.delete(node);
     for (const [id, p] of this.pending) {
       if (p.node !== node) continue;
-      clearTimeout(p.timer);
       this.pending.delete(id);
       p.done({ ok: false, error: new TransportFailure(TransportErrorCode.Socket, 'connection reset') });
     }
@@ -47,10 +60,8 @@ export class PortTransport implements Transport {
       return;
     }
     const id = this.nextId++;
-    const timer = setTimeout(() => {
-      if (this.pending.delete(id)) done({ ok: false, error: new TransportFailure(TransportErrorCode.Timeout, 'no answer in time') });
-    }, timeoutMs);
-    this.pending.set(id, { node, done, timer });
+    this.pending.set(id, { node, done });
+    this.deadlines.add(id, timeoutMs);
     const call: NodeCall = { id, req };
     port.postMessage(call);
   }
@@ -59,7 +70,6 @@ export class PortTransport implements Transport {
     const p = this.pending.get(a.id);
     if (p === undefined) return; // timed out already
     this.pending.delete(a.id);
-    clearTimeout(p.timer);
     p.done({ ok: true, reply: a.reply });
   }
 }

@@ -225,10 +225,13 @@ export function typeAt(b: EventBatch, i: number): EventType {
 
 const nullable = (x: number): number | null => (x === -1 ? null : x);
 const outcome = (code: number): Outcome => OUTCOMES[code] as Outcome;
-function statusOrError(code: number): { status: KvStatus } | { error: OpErrorCode } {
-  const o = outcome(code);
-  return isKvStatus(o) ? { status: o } : { error: o as OpErrorCode };
-}
+/** outcome code → whether it is a KvStatus (else an error code) */
+const IS_STATUS: readonly boolean[] = OUTCOMES.map((o) => isKvStatus(o));
+
+// The decoder runs for most events on the main thread (the invariant checker reads them), so it
+// builds each object in one go — no spread of a temporary {status}/{error} — with the same keys
+// in the same order as the event types declare them.
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** row i back to the event object */
 export function decodeEvent(b: EventBatch, i: number): ZarisEvent {
@@ -244,29 +247,28 @@ export function decodeEvent(b: EventBatch, i: number): ZarisEvent {
   const type = typeAt(b, i);
   switch (type) {
     case 'op.start': {
-      const cond =
-        (D & 128) === 0
-          ? undefined
-          : { ...(Number.isNaN(F) ? {} : { ifMatchVersion: F }), ...((D & 16) !== 0 ? { ifAbsent: true } : (D & 32) !== 0 ? { ifAbsent: false } : {}) };
-      return {
-        t,
-        type,
-        op,
-        kind: OP_KINDS[D & 15] as OpKind,
-        key: b.strings[S] as string,
-        segment: A,
-        ...(cond !== undefined ? { cond } : {}),
-        ...(B !== -1 ? { vu: B } : {}),
-        ...((D & 64) !== 0 ? { deadline: null } : Number.isNaN(C) ? {} : { deadline: C }),
-        ...(E !== -1 ? { budget: E } : {}),
-      };
+      const e: Mutable<Extract<ZarisEvent, { type: 'op.start' }>> = { t, type, op, kind: OP_KINDS[D & 15] as OpKind, key: b.strings[S] as string, segment: A };
+      if ((D & 128) !== 0) {
+        const cond: { ifMatchVersion?: number; ifAbsent?: boolean } = {};
+        if (!Number.isNaN(F)) cond.ifMatchVersion = F;
+        if ((D & 16) !== 0) cond.ifAbsent = true;
+        else if ((D & 32) !== 0) cond.ifAbsent = false;
+        e.cond = cond;
+      }
+      if (B !== -1) e.vu = B;
+      if ((D & 64) !== 0) e.deadline = null;
+      else if (!Number.isNaN(C)) e.deadline = C;
+      if (E !== -1) e.budget = E;
+      return e;
     }
     case 'attempt.start':
       return { t, type, op, attempt: A, node: nullable(B), epoch: C };
     case 'attempt.end':
-      return { t, type, op, attempt: A, node: nullable(B), ...statusOrError(D), latencyMs: C };
+      return IS_STATUS[D]
+        ? { t, type, op, attempt: A, node: nullable(B), status: outcome(D) as KvStatus, latencyMs: C }
+        : { t, type, op, attempt: A, node: nullable(B), error: outcome(D) as OpErrorCode, latencyMs: C };
     case 'backoff':
-      return { t, type, op, attempt: A, delayMs: C, ...statusOrError(D) };
+      return IS_STATUS[D] ? { t, type, op, attempt: A, delayMs: C, status: outcome(D) as KvStatus } : { t, type, op, attempt: A, delayMs: C, error: outcome(D) as OpErrorCode };
     case 'refresh.request':
       return { t, type, op: nullable(op), cause: (D === CONNECT_CAUSE ? 'connect' : outcome(D)) as RefreshCause };
     case 'refresh.coalesced':
@@ -279,17 +281,15 @@ export function decodeEvent(b: EventBatch, i: number): ZarisEvent {
       return { t, type, refresh: A, op: nullable(op), sinceLastMs: C };
     case 'refresh.waitAbandoned':
       return { t, type, op: nullable(op), refresh: A, waitedMs: C };
-    case 'op.end':
-      return {
-        t,
-        type,
-        op,
-        ...statusOrError(D),
-        attempts: A,
-        latencyMs: C,
-        ...(Number.isNaN(F) ? {} : { version: F }),
-        reason: END_REASONS[E] as (typeof END_REASONS)[number],
-      };
+    case 'op.end': {
+      const reason = END_REASONS[E] as (typeof END_REASONS)[number];
+      if (IS_STATUS[D]) {
+        const status = outcome(D) as KvStatus;
+        return Number.isNaN(F) ? { t, type, op, status, attempts: A, latencyMs: C, reason } : { t, type, op, status, attempts: A, latencyMs: C, version: F, reason };
+      }
+      const error = outcome(D) as OpErrorCode;
+      return Number.isNaN(F) ? { t, type, op, error, attempts: A, latencyMs: C, reason } : { t, type, op, error, attempts: A, latencyMs: C, version: F, reason };
+    }
     case 'fault': {
       const x = JSON.parse(b.strings[S] as string) as { segments: number[]; detail?: string };
       return { t, type, action: FAULT_ACTIONS[D] as (typeof FAULT_ACTIONS)[number], node: B, segments: x.segments, ...(x.detail !== undefined ? { detail: x.detail } : {}) };

@@ -1,12 +1,21 @@
 /**
- * Offscreen panels skip chart updates: a cell reports whether it is near the
- * viewport, and panels hold their last snapshot while it is not. Chart
- * updates are the dominant cost of the dashboard (tens of ms each).
+ * Panels redraw from the published snapshot through the redraw queue, one
+ * panel per animation frame (a React transition was tried here: ≈5 % more
+ * CPU per publish, no better frames — Recharts' heavy pass is synchronous).
+ * A cell reports whether it is near the viewport: on-screen panels take
+ * every publish; offscreen panels take at most one every
+ * {@link OFFSCREEN_REFRESH_MS} at background priority (after every on-screen
+ * redraw), so a full-page screenshot or a scroll shows
+ * recent data without costing the visible panels' frames. `refreshAllPanels`
+ * brings every panel up to the latest snapshot on demand (screenshots).
  */
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { TelemetrySnapshot } from '../store/snapshot';
-import { useDashboard } from '../store/StoreContext';
-import { enqueueRedraw } from './updateQueue';
+import { useDashboardStore } from '../store/StoreContext';
+import { enqueueRedraw, whenRedrawsDone } from './updateQueue';
+
+/** ms between redraws of a panel that is offscreen */
+export const OFFSCREEN_REFRESH_MS = 2_000;
 
 const VisibleContext = createContext(true);
 
@@ -28,17 +37,63 @@ export function VisibleCell({ className, id, children }: { className: string; id
   );
 }
 
+/** every mounted panel's "take the latest snapshot now" */
+const refreshers = new Set<() => void>();
+
+/** every panel takes the latest snapshot now (offscreen ones included); resolves when the redraws are queued through */
+export function refreshAllPanels(): Promise<void> {
+  for (const r of refreshers) r();
+  return whenRedrawsDone();
+}
+
 /**
- * The telemetry snapshot a panel draws: held while the panel is offscreen,
- * and otherwise taken up through the redraw queue, one panel per frame.
+ * The telemetry snapshot a panel draws. The panel does not re-render on a
+ * publish by itself: it subscribes to the store outside React and takes the
+ * latest snapshot when its turn in the redraw queue comes.
  */
 export function usePanelSnapshot(): TelemetrySnapshot {
   const visible = useContext(VisibleContext);
-  const live = useDashboard((s) => s.snapshot);
-  const [shown, setShown] = useState(live);
+  const store = useDashboardStore();
+  const [shown, setShown] = useState(() => store.getState().snapshot);
+  const shownRef = useRef(shown);
+  const lastTaken = useRef(0);
   useEffect(() => {
-    if (!visible || shown === live) return;
-    return enqueueRedraw(() => setShown(live));
-  }, [visible, live, shown]);
+    let cancel: (() => void) | null = null;
+    let trailing: ReturnType<typeof setTimeout> | null = null;
+    const take = () => {
+      cancel = null;
+      const snap = store.getState().snapshot;
+      if (snap === shownRef.current) return;
+      shownRef.current = snap;
+      lastTaken.current = performance.now();
+      setShown(snap);
+    };
+    const want = (force = false) => {
+      if (cancel !== null || store.getState().snapshot === shownRef.current) return;
+      if (visible || force) {
+        cancel = enqueueRedraw(take, 'visible');
+        return;
+      }
+      const wait = lastTaken.current + OFFSCREEN_REFRESH_MS - performance.now();
+      if (wait <= 0) cancel = enqueueRedraw(take, 'background');
+      else if (trailing === null)
+        trailing = setTimeout(() => {
+          trailing = null;
+          want();
+        }, wait);
+    };
+    want();
+    const unsubscribe = store.subscribe((s, prev) => {
+      if (s.snapshot !== prev.snapshot) want();
+    });
+    const refresh = () => want(true);
+    refreshers.add(refresh);
+    return () => {
+      unsubscribe();
+      refreshers.delete(refresh);
+      cancel?.();
+      if (trailing !== null) clearTimeout(trailing);
+    };
+  }, [store, visible]);
   return shown;
 }

@@ -4,8 +4,8 @@
  * and the session's event stream passes the recording on its way to the
  * store, which reads the moment each fault really fired.
  */
-import { decodeEvent, typeAt, type EventBatch } from '../../core/telemetry/eventCodec';
-import type { FaultEvent } from '../../core/telemetry/events';
+import { decodeEvent, type EventBatch } from '../../core/telemetry/eventCodec';
+import { EVENT_TYPES, type FaultEvent } from '../../core/telemetry/events';
 import type { PlaygroundControls, SessionListener } from '../bridge/types';
 import type { SessionRecording } from './sessionRecording';
 
@@ -44,13 +44,15 @@ export function recordingControls(inner: PlaygroundControls, rec: SessionRecordi
   };
 }
 
+const FAULT_CODE = EVENT_TYPES.indexOf('fault');
+
 /** passes batches to `inner` after the recording has read their time and fault events */
 export function recordingListener(inner: SessionListener, rec: SessionRecording): SessionListener {
   return {
     onBatch: (batch: EventBatch) => {
       if (batch.n > 0) {
         rec.observe(batch.t[batch.n - 1] as number);
-        for (let i = 0; i < batch.n; i++) if (typeAt(batch, i) === 'fault') rec.faultSeen(decodeEvent(batch, i) as FaultEvent);
+        for (let i = 0; i < batch.n; i++) if (batch.type[i] === FAULT_CODE) rec.faultSeen(decodeEvent(batch, i) as FaultEvent);
       }
       inner.onBatch(batch);
     },

@@ -17,8 +17,9 @@ import type { FaultMarker, LoggedEvent, SessionTotals, TelemetrySnapshot } from 
 
 const T = Object.fromEntries(EVENT_TYPES.map((t, i) => [t, i])) as Record<EventType, number>;
 const R = Object.fromEntries(REFRESH_KINDS.map((k, i) => [k, i])) as Record<RefreshKind, number>;
-/** types the invariant checker reads (the rest it ignores) */
-const CHECKED = new Set<number>([T['op.start'], T['attempt.start'], T['attempt.end'], T.backoff, T['refresh.request'], T['op.end']]);
+/** type code → 1 if the invariant checker reads it (the rest it ignores) */
+const CHECKED = new Uint8Array(EVENT_TYPES.length);
+for (const t of ['op.start', 'attempt.start', 'attempt.end', 'backoff', 'refresh.request', 'op.end'] as const) CHECKED[T[t]] = 1;
 /** a stream whose time jumps back by more than this started a new session */
 const RESTART_JUMP_MS = 10_000;
 
@@ -71,10 +72,23 @@ export class TelemetryAggregator {
     const tr = this.tracker;
     const tot = this.totals;
     const logFrom = b.n - LOG_CAPACITY;
+    // The parked gauge of a bucket is the in-flight count after its last event: it is written
+    // when the stream moves to another bucket (before the ring may advance and carry it forward)
+    // and at the end of the batch, rather than after every event.
+    let parkedSlot = -1;
+    let parkedBucket = -1;
     for (let i = 0; i < b.n; i++) {
       const t = b.t[i] as number;
-      if (ring.head >= 0 && t < ring.head * BUCKET_MS - RESTART_JUMP_MS) this.reset();
-      const slot = ring.slot(Math.floor(t / BUCKET_MS));
+      if (ring.head >= 0 && t < ring.head * BUCKET_MS - RESTART_JUMP_MS) {
+        parkedSlot = -1;
+        this.reset();
+      }
+      const bucket = Math.floor(t / BUCKET_MS);
+      if (parkedSlot >= 0 && bucket !== parkedBucket) {
+        this.writeParked(parkedSlot);
+        parkedSlot = -1;
+      }
+      const slot = ring.slot(bucket);
       const type = b.type[i] as number;
       const op = b.op[i] as number;
       const A = b.a[i] as number;
@@ -143,15 +157,23 @@ export class TelemetryAggregator {
           break;
       }
       if (ok) {
-        for (let p = 0; p < PHASES.length; p++) ring.put('parked', slot, p, tr.parked[p] as number);
+        parkedSlot = slot;
+        parkedBucket = bucket;
       }
       const logIt = i >= logFrom;
-      if (logIt || CHECKED.has(type)) {
+      const checked = CHECKED[type] === 1;
+      if (logIt || checked) {
         const e = decodeEvent(b, i);
-        if (CHECKED.has(type)) this.checker.emit(e);
+        if (checked) this.checker.emit(e);
         if (logIt) this.log.push({ seq: this.seq++, event: e });
       }
     }
+    if (parkedSlot >= 0) this.writeParked(parkedSlot);
+  }
+
+  private writeParked(slot: number): void {
+    const parked = this.tracker.parked;
+    for (let p = 0; p < PHASES.length; p++) this.ring.put('parked', slot, p, parked[p] as number);
   }
 
   private opEnd(slot: number, op: number, attempts: number, latencyMs: number, outcome: number, reason: number): void {
