@@ -36,7 +36,7 @@ export function LiveRecordingBar({ app, live }: { app: AppStore; live: LiveHandl
       <span className="rec-dot" aria-hidden="true" />
       <span className="rec-text">
         recording · {faults} fault{faults === 1 ? '' : 's'}
-        {rec.changes.length > 0 ? ` · ${rec.changes.length} config change${rec.changes.length === 1 ? '' : 's'}` : ''}
+        {rec.changes.length > 0 ? ` · ${rec.changes.length} control change${rec.changes.length === 1 ? '' : 's'}` : ''}
       </span>
       <button
         type="button"
