@@ -90,8 +90,14 @@ export function groupOf(source: string): string {
 
 /** a source-map lookup over the built assets in `distDir`: (script url, line, column) → source path or null */
 export function SourceMapLookupFor(distDir: string): (url: string, line: number, column: number) => string | null {
+  const mapOf = sourceMapsIn(distDir);
+  return (url, line, column) => mapOf(url)?.sourceAt(line, column) ?? null;
+}
+
+/** the source map of a built asset by script url (null when it has none), each file read once */
+function sourceMapsIn(distDir: string): (url: string) => SourceMapLookup | null {
   const maps = new Map<string, SourceMapLookup | null>();
-  return (url, line, column) => {
+  return (url) => {
     const file = basename(new URL(url, 'http://x/').pathname);
     if (!maps.has(file)) {
       const path = join(distDir, 'assets', `${file}.map`);
@@ -100,7 +106,7 @@ export function SourceMapLookupFor(distDir: string): (url: string, line: number,
         maps.set(file, new SourceMapLookup(m.sources, m.mappings));
       } else maps.set(file, null);
     }
-    return maps.get(file)?.sourceAt(line, column) ?? null;
+    return maps.get(file) ?? null;
   };
 }
 
@@ -132,18 +138,7 @@ export async function profileMainThread(cdp: CDPSession, seconds: number, distDi
   const { profile } = await cdp.send('Profiler.stop');
   await cdp.send('Profiler.disable');
 
-  const maps = new Map<string, SourceMapLookup | null>();
-  const lookup = (url: string): SourceMapLookup | null => {
-    const file = basename(new URL(url, 'http://x/').pathname);
-    if (!maps.has(file)) {
-      const path = join(distDir, 'assets', `${file}.map`);
-      if (existsSync(path)) {
-        const m = JSON.parse(readFileSync(path, 'utf8')) as { sources: string[]; mappings: string };
-        maps.set(file, new SourceMapLookup(m.sources, m.mappings));
-      } else maps.set(file, null);
-    }
-    return maps.get(file) ?? null;
-  };
+  const lookup = sourceMapsIn(distDir);
 
   const nodes = new Map<number, ProfileNode>((profile.nodes as ProfileNode[]).map((n) => [n.id, n]));
   const self = new Map<number, number>();
