@@ -61,14 +61,15 @@ function MarkerLabel({ viewBox, text, color, lane }: MarkerLabelProps) {
   );
 }
 
-/** the cursor's label on the chart's top edge */
-function CursorLabel({ viewBox, text, flip }: { readonly viewBox?: { readonly x?: number; readonly y?: number }; readonly text: string; readonly flip: boolean }) {
+/** the cursor: a notch on the chart's top edge, its time at the bottom (clear of the fault labels at the top) */
+function CursorLabel({ viewBox, text, flip }: { readonly viewBox?: { readonly x?: number; readonly y?: number; readonly height?: number }; readonly text: string; readonly flip: boolean }) {
   const x = viewBox?.x ?? 0;
   const y = viewBox?.y ?? 0;
+  const bottom = y + (viewBox?.height ?? 20) - 4;
   return (
     <g>
       <polygon points={`${x - 5},${y - 6} ${x + 5},${y - 6} ${x},${y}`} fill={CHART_THEME.reference} />
-      <text x={flip ? x - 6 : x + 6} y={y + 10} textAnchor={flip ? 'end' : 'start'} fill={CHART_THEME.reference} fontSize={11} fontWeight={700} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
+      <text x={flip ? x - 6 : x + 6} y={bottom} textAnchor={flip ? 'end' : 'start'} fill={CHART_THEME.reference} fontSize={11} fontWeight={700} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
         {text}
       </text>
     </g>
@@ -109,10 +110,10 @@ function TimeChartImpl({ rows, series, domain, markers, unit, height = 210, log 
   const tooltip = useMemo(() => tooltipProps(unit, tLabel), [unit]);
   // the tooltip machinery (a dozen store subscriptions per chart) is mounted only while the pointer is over the chart
   const [hover, setHover] = useState(false);
-  // labels closer than ~12 % of the window share the top: stack them
+  // labels closer than ~30 % of the window (a label's width on a half-width chart) would overlap: stack them
   const lanes = markerLanes(
     markers.map((m) => m.sec),
-    (d1 - d0) * 0.12,
+    (d1 - d0) * 0.3,
   );
   return (
     <div onPointerEnter={() => setHover(true)} onPointerLeave={() => setHover(false)}>
