@@ -10,6 +10,7 @@ import * as Comlink from 'comlink';
 import type { ClusterConfig } from '../src/core/cluster/clusterConfig';
 import { LiveNode } from '../src/core/cluster/live/liveNode';
 import type { NodeReply } from '../src/core/domain/protocol';
+import { PortBatcher } from '../src/platform/portBatcher';
 import { RealScheduler } from '../src/platform/realScheduler';
 import type { ControlToNode, NodeAnswer, NodeCall, NodeToControl, PeerMessage } from '../src/platform/workerProtocol';
 
@@ -21,6 +22,8 @@ let slowUntil = 0;
 let lostAckProbability = 0;
 let lostAckUntil = 0;
 let heartbeat: ReturnType<typeof setInterval> | null = null;
+/** the answers of one task go to a client as one message */
+const answers = new PortBatcher<NodeAnswer>();
 
 function now(): number {
   return performance.now();
@@ -30,8 +33,8 @@ function answer(port: MessagePort, id: number, reply: NodeReply): void {
   if (!('map' in reply) && now() < lostAckUntil && Math.random() < lostAckProbability) return; // committed, ack lost
   const msg: NodeAnswer = { id, reply };
   const delay = now() < slowUntil ? (slowFactor - 1) * 2 : 0;
-  if (delay > 0) setTimeout(() => port.postMessage(msg), delay);
-  else port.postMessage(msg);
+  if (delay > 0) setTimeout(() => answers.post(port, msg), delay);
+  else answers.post(port, msg);
 }
 
 function onControl(msg: ControlToNode): void {
@@ -72,7 +75,9 @@ const api = {
   },
   /** a client connection */
   addClient(port: MessagePort): void {
-    port.onmessage = (ev: MessageEvent<NodeCall>) => node?.request(ev.data.req, (reply) => answer(port, ev.data.id, reply));
+    port.onmessage = (ev: MessageEvent<readonly NodeCall[]>) => {
+      for (const call of ev.data) node?.request(call.req, (reply) => answer(port, call.id, reply));
+    };
   },
   stop(): void {
     if (heartbeat !== null) clearInterval(heartbeat);

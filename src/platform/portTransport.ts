@@ -3,6 +3,7 @@ import type { NodeId } from '../core/domain/clusterMap';
 import type { NodeRequest } from '../core/domain/protocol';
 import { TransportErrorCode } from '../core/domain/status';
 import { DeadlineTimers } from './deadlineTimers';
+import { PortBatcher } from './portBatcher';
 import type { NodeAnswer, NodeCall } from './workerProtocol';
 
 interface Pending {
@@ -18,12 +19,15 @@ const TIMEOUT = (): TransportOutcome => ({ ok: false, error: new TransportFailur
  * node's worker is terminated, the bridge reports the closed link (as the OS
  * would report a reset): requests in flight fail with Socket, new ones with
  * NodeUnavailable. A hung node simply never answers (Timeout). Request
- * timeouts share one real timer ({@link DeadlineTimers}), not one each.
+ * timeouts share one real timer ({@link DeadlineTimers}), not one each, and
+ * the calls of one task go to a node as one message ({@link PortBatcher};
+ * the node answers the same way).
  */
 export class PortTransport implements Transport {
   private readonly links = new Map<NodeId, MessagePort>();
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private readonly outbox = new PortBatcher<NodeCall>();
   private readonly deadlines = new DeadlineTimers(
     () => performance.now(),
     (id) => {
@@ -37,14 +41,24 @@ export class PortTransport implements Transport {
   );
 
   connect(node: NodeId, port: MessagePort): void {
-    this.links.get(node)?.close();
-    port.onmessage = (ev: MessageEvent<NodeAnswer>) => this.answer(ev.data);
+    const old = this.links.get(node);
+    if (old !== undefined) {
+      this.outbox.drop(old);
+      old.close();
+    }
+    port.onmessage = (ev: MessageEvent<readonly NodeAnswer[]>) => {
+      for (const a of ev.data) this.answer(a);
+    };
     this.links.set(node, port);
   }
 
   /** the node's worker is gone: reset in-flight requests, refuse new ones */
   linkClosed(node: NodeId): void {
-    this.links.get(node)?.close();
+    const port = this.links.get(node);
+    if (port !== undefined) {
+      this.outbox.drop(port);
+      port.close();
+    }
     this.links.delete(node);
     for (const [id, p] of this.pending) {
       if (p.node !== node) continue;
@@ -63,7 +77,7 @@ export class PortTransport implements Transport {
     this.pending.set(id, { node, done });
     this.deadlines.add(id, timeoutMs);
     const call: NodeCall = { id, req };
-    port.postMessage(call);
+    this.outbox.post(port, call);
   }
 
   private answer(a: NodeAnswer): void {

@@ -7,12 +7,12 @@ import type { NodeReply, NodeRequest } from '../core/domain/protocol';
 import type { EventBatch } from '../core/telemetry/eventCodec';
 import type { ClientView, ClusterView } from '../core/cluster/views';
 
-/** client → node */
+/** client → node (sent as arrays: the calls of one task) */
 export interface NodeCall {
   readonly id: number;
   readonly req: NodeRequest;
 }
-/** node → client */
+/** node → client (sent as arrays: the answers of one task) */
 export interface NodeAnswer {
   readonly id: number;
   readonly reply: NodeReply;
