@@ -8,10 +8,10 @@ import type { TelemetrySink } from '../telemetry/events';
 import { RunAggregator, type Bucket } from '../telemetry/runAggregator';
 import { SimEngine } from './engine';
 import { InvariantChecker, type InvariantReport } from './invariants';
-import { clientConfigsOf, type ConfigChange, type Scenario } from './scenario';
+import { bugsOnAtAnyTime, type ConfigChange, type Scenario } from './scenario';
 import type { WorkloadStats } from './workload';
 import type { FaultSpec } from '../cluster/faults';
-import { BUG_TOGGLES, type BugToggles, type ClientConfig } from '../client/config';
+import type { ClientConfig } from '../client/config';
 import type { SimClock } from '../time/simClock';
 
 export interface RunSummary {
@@ -92,8 +92,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunOu
   const aggregator = new RunAggregator(1000);
   // Allowances follow the configuration in effect; a violation counts as
   // explained by a bug toggle that was on at any point of the run.
-  const configs = clientConfigsOf(scenario);
-  const bugs = Object.fromEntries(BUG_TOGGLES.map((b) => [b, configs.some((c) => c.bugs[b])])) as unknown as BugToggles;
+  const bugs = bugsOnAtAnyTime(scenario);
   let current: () => ClientConfig = () => scenario.client;
   const checker = new InvariantChecker(() => ({ ...current(), bugs }));
   const engine = new SimEngine(scenario, {

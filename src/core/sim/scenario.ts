@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clientConfigInputSchema, bugTogglesSchema, mergeClientConfig, resolveClientConfig, type ClientConfig } from '../client/config';
+import { BUG_TOGGLES, clientConfigInputSchema, bugTogglesSchema, mergeClientConfig, resolveClientConfig, type BugToggles, type ClientConfig } from '../client/config';
 import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from '../cluster/clusterConfig';
 import { faultSpecSchema, type FaultSpec } from '../cluster/faults';
 import { InputError, issuesOf, type InputIssue } from '../validation';
@@ -131,6 +131,15 @@ export function clientConfigsOf(s: Scenario): ClientConfig[] {
   const all = [s.client];
   for (const c of s.changes) if (c.client !== undefined) all.push(mergeClientConfig(all[all.length - 1] as ClientConfig, c.client));
   return all;
+}
+
+/**
+ * every bug toggle that is on at some time of the run (the scenario's own
+ * and its schedule's): a violation one of them causes counts as explained
+ */
+export function bugsOnAtAnyTime(s: Scenario): BugToggles {
+  const configs = clientConfigsOf(s);
+  return Object.fromEntries(BUG_TOGGLES.map((b) => [b, configs.some((c) => c.bugs[b])])) as unknown as BugToggles;
 }
 
 /** parses JSON text and loads it; a syntax error names the position */

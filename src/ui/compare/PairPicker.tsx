@@ -1,7 +1,7 @@
 /** Choose the scenario, seed and the two client configurations (bug toggles on in A and in B). */
-import { useState } from 'react';
 import { BUG_TOGGLES } from '../../core/client/config';
 import { PresetSelect } from '../controls/PresetSelect';
+import { SeedInput } from '../controls/SeedInput';
 import type { Scenario } from '../../core/sim/scenario';
 import { BUG_HELP } from '../controls/BugToggles';
 import type { BugToggle, UrlState } from '../urlState';
@@ -31,7 +31,6 @@ function Chips({ side, list, onToggle, disabled }: { side: 'A' | 'B'; list: read
 
 export function PairPicker({ part, scenario, pair, onChange, busy }: PairPickerProps) {
   const preset = 'preset' in part.scenario ? part.scenario.preset : '';
-  const [seedText, setSeedText] = useState<string | null>(null);
   const quick = scenario ? quickPairs(scenario) : [];
   const current = pair ? quick.find((q) => samePair(q.pair, pair))?.id ?? '' : '';
   const setLists = (next: TogglePair) => onChange({ compare: { a: next.a, b: next.b } });
@@ -40,20 +39,11 @@ export function PairPicker({ part, scenario, pair, onChange, busy }: PairPickerP
     const list = pair[sideId];
     setLists({ ...pair, [sideId]: BUG_TOGGLES.filter((x) => (x === t ? on : list.includes(x))) });
   };
-  const applySeed = () => {
-    if (seedText === null) return;
-    const n = Number(seedText);
-    if (Number.isInteger(n) && n >= 0 && n <= 2 ** 31 - 1) onChange({ seed: n });
-    setSeedText(null);
-  };
   return (
     <div className="pair-picker">
       <div className="pp-row">
         <PresetSelect value={preset} disabled={busy} inlineLabel="scenario from the link" onSelect={(id) => onChange({ scenario: { preset: id }, seed: undefined, client: {}, compare: undefined })} />
-        <label className="seed">
-          seed
-          <input type="number" min={0} step={1} aria-label="Seed" disabled={busy} value={seedText ?? (scenario?.seed ?? '')} onChange={(e) => setSeedText(e.target.value)} onBlur={applySeed} onKeyDown={(e) => e.key === 'Enter' && applySeed()} />
-        </label>
+        <SeedInput seed={scenario?.seed ?? null} disabled={busy} onSeed={(n) => onChange({ seed: n })} />
         <label className="preset">
           compare
           <select value={current} aria-label="Configuration pair" disabled={busy || scenario === null} onChange={(e) => {

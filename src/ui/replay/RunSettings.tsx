@@ -1,7 +1,7 @@
 /** What to replay: a preset, a seed, bug toggles, or a file (scenario JSON, NDJSON events). */
-import { useState } from 'react';
 import { BUG_TOGGLES } from '../../core/client/config';
 import { PresetSelect } from '../controls/PresetSelect';
+import { SeedInput } from '../controls/SeedInput';
 import { BUG_HELP } from '../controls/BugToggles';
 import type { BugToggle, UrlState } from '../urlState';
 
@@ -20,13 +20,6 @@ export interface RunSettingsProps {
 
 export function RunSettings({ part, bugsOn, seed, inlineLabel, onChange, onFile, disabled }: RunSettingsProps) {
   const preset = 'preset' in part.scenario ? part.scenario.preset : '';
-  const [seedText, setSeedText] = useState<string | null>(null);
-  const applySeed = () => {
-    if (seedText === null) return;
-    const n = Number(seedText);
-    if (Number.isInteger(n) && n >= 0 && n <= 2 ** 31 - 1) onChange({ seed: n });
-    setSeedText(null);
-  };
   return (
     <div className="run-settings" role="group" aria-label="What to replay">
       <PresetSelect
@@ -35,20 +28,7 @@ export function RunSettings({ part, bugsOn, seed, inlineLabel, onChange, onFile,
         inlineLabel={inlineLabel ?? 'scenario from the link'}
         onSelect={(id) => onChange({ scenario: { preset: id }, seed: undefined, client: {}, cursor: undefined })}
       />
-      <label className="seed">
-        seed
-        <input
-          type="number"
-          min={0}
-          step={1}
-          value={seedText ?? (seed ?? '')}
-          aria-label="Seed"
-          disabled={disabled || seed === null}
-          onChange={(e) => setSeedText(e.target.value)}
-          onBlur={applySeed}
-          onKeyDown={(e) => e.key === 'Enter' && applySeed()}
-        />
-      </label>
+      <SeedInput seed={seed} disabled={disabled === true || seed === null} onSeed={(n) => onChange({ seed: n })} />
       <div className="chips" role="group" aria-label="Bug toggles">
         {BUG_TOGGLES.map((b) => {
           const on = bugsOn?.includes(b) ?? false;

@@ -1,6 +1,6 @@
-import { BUG_TOGGLES, DEFAULT_CLIENT_CONFIG, type ClientConfig } from '../../core/client/config';
+import { DEFAULT_CLIENT_CONFIG, type ClientConfig } from '../../core/client/config';
 import { DEFAULT_CLUSTER_CONFIG } from '../../core/cluster/clusterConfig';
-import { clientConfigsOf, type Scenario } from '../../core/sim/scenario';
+import { bugsOnAtAnyTime, type Scenario } from '../../core/sim/scenario';
 import { DEFAULT_WORKLOAD, type WorkloadConfig } from '../../core/sim/workloadConfig';
 import type { InputIssue } from '../../core/validation';
 import type { SliceCreator } from './storeTypes';
@@ -73,7 +73,7 @@ export const createControlsSlice: SliceCreator<ControlsSlice> = (set, get) => ({
       presetId,
       // a bug toggle that a scheduled change turns on counts for the whole
       // run, so the checker explains what it causes
-      clientConfig: withBugsEverOn(scenario),
+      clientConfig: scenario.changes.length === 0 ? scenario.client : { ...scenario.client, bugs: bugsOnAtAnyTime(scenario) },
       workload: scenario.workload,
       session: {
         id: s.session.id + 1,
@@ -89,11 +89,3 @@ export const createControlsSlice: SliceCreator<ControlsSlice> = (set, get) => ({
   },
 });
 
-/** the scenario's starting client configuration, with every bug toggle that is on at any time of its schedule */
-function withBugsEverOn(scenario: Scenario): ClientConfig {
-  const configs = clientConfigsOf(scenario);
-  if (configs.length === 1) return scenario.client;
-  const bugs = { ...scenario.client.bugs };
-  for (const c of configs) for (const b of BUG_TOGGLES) if (c.bugs[b]) bugs[b] = true;
-  return { ...scenario.client, bugs };
-}
