@@ -23,7 +23,7 @@ const timeAndRandom = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', '.tmp/**'] },
+  { ignores: ['dist/**', 'dist-e2e/**', 'node_modules/**', 'coverage/**', 'test-results/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -88,7 +88,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.worker },
   },
   {
-    files: ['src/cli/**/*.ts', 'bench/**/*.{ts,mjs}', 'e2e/**/*.ts', '*.config.{js,ts}', 'scripts/**/*.{js,ts,mjs}'],
+    files: ['src/cli/**/*.ts', 'src/server/**/*.ts', 'bench/**/*.{ts,mjs}', 'e2e/**/*.ts', '*.config.{js,ts}', 'scripts/**/*.{js,ts,mjs}'],
     languageOptions: { globals: globals.node },
   },
 );

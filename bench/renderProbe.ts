@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const port = Number(arg('port', '4194'));
   const served = join('.tmp', 'render-probe-dist');
   rmSync(served, { recursive: true, force: true });
-  cpSync(arg('dist', 'dist'), served, { recursive: true });
+  cpSync(arg('dist', 'dist-e2e'), served, { recursive: true });
   const server = await preview({ build: { outDir: served }, preview: { host: '127.0.0.1', port, strictPort: true }, logLevel: 'warn' });
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}/`;
   const { context } = await launchBrowser();

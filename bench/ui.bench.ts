@@ -123,11 +123,12 @@ function newestMtime(path: string): number {
 
 async function ensureBuild(mode: Args['build']): Promise<string> {
   if (mode === 'never') return 'skipped (--no-build)';
-  const built = existsSync('dist/index.html') ? statSync('dist/index.html').mtimeMs : 0;
+  const built = existsSync('dist-e2e/index.html') ? statSync('dist-e2e/index.html').mtimeMs : 0;
   const sources = Math.max(...['src', 'workers', 'public', 'index.html', 'vite.config.ts', 'package.json'].map(newestMtime));
-  if (mode === 'auto' && built > sources) return 'dist is up to date';
-  console.log(mode === 'always' ? '[bench:ui] building (--build)…' : '[bench:ui] dist is missing or older than the sources: building…');
-  await build({ logLevel: 'warn' });
+  if (mode === 'auto' && built > sources) return 'dist-e2e is up to date';
+  console.log(mode === 'always' ? '[bench:ui] building (--build)…' : '[bench:ui] dist-e2e is missing or older than the sources: building…');
+  // the test build: the production build plus the window.__zarisLab hook the probes read (vite.config.ts)
+  await build({ logLevel: 'warn', mode: 'e2e' });
   return 'built';
 }
 
@@ -137,7 +138,7 @@ interface JsFile {
   readonly gzipBytes: number;
 }
 
-/** the served copy of dist/ (a concurrent `vite build` must not swap files under a running page) */
+/** the served copy of dist-e2e/ (a concurrent `vite build` must not swap files under a running page) */
 const SERVED = join('.tmp', 'bench-ui-dist');
 
 const gz = (file: string): JsFile => {
@@ -392,7 +393,7 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const buildState = await ensureBuild(args.build);
   rmSync(SERVED, { recursive: true, force: true });
-  cpSync('dist', SERVED, { recursive: true });
+  cpSync('dist-e2e', SERVED, { recursive: true });
   const server = await preview({ build: { outDir: SERVED }, preview: { host: '127.0.0.1', port: args.port, strictPort: true }, logLevel: 'warn' });
   const base = `http://127.0.0.1:${args.port}/`;
   process.env.E2E_BASE_URL = base;

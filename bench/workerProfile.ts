@@ -7,7 +7,7 @@
  *   NODE_OPTIONS=--experimental-websocket npx tsx bench/workerProfile.ts
  *     [--worker client|main|node-0|control] [--seconds 10] [--warmup 15] [--users 1000 | --rate R] [--port 4193] [--cdp-port 9339]
  *
- * Needs a built dist/ (npm run build). Prints the top functions and files and
+ * Needs the test build dist-e2e/ (npm run build:e2e). Prints the top functions and files and
  * the ops/s the client delivered while profiled (the profiler itself costs a
  * few %).
  */
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const cdpPort = Number(arg('cdp-port', '9339'));
   const served = join('.tmp', 'worker-profile-dist');
   rmSync(served, { recursive: true, force: true });
-  cpSync('dist', served, { recursive: true });
+  cpSync('dist-e2e', served, { recursive: true });
   const server = await preview({ build: { outDir: served }, preview: { host: '127.0.0.1', port, strictPort: true }, logLevel: 'warn' });
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}/`;
   process.env.CHROMIUM_EXTRA_ARGS = `--remote-debugging-port=${cdpPort}`;

@@ -3,13 +3,15 @@
  * block launches Debian's Chromium once for the file, gives every test a fresh
  * page (`await lab.open()`), and after each test asserts that the page logged
  * no console error, threw no uncaught error, failed no request and shows no
- * session error, then closes it (its workers end with it). A failed test's
+ * session error, then closes it (its workers end with it); and that no page or
+ * worker violated the Content-Security-Policy (reports to the server). A failed test's
  * page is saved as test-results/e2e/FAILED-<test name>.png first.
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { DashboardPage } from '../pages/dashboard.page';
 import { launchBrowser } from './browser';
+import { cspReportReader } from './cspReports';
 
 export interface DashboardFixture {
   /** a fresh dashboard page for this test */
@@ -20,6 +22,7 @@ export function useDashboard(): DashboardFixture {
   let browser: Browser | null = null;
   let context: BrowserContext | null = null;
   const pages: DashboardPage[] = [];
+  const cspViolations = cspReportReader();
 
   beforeAll(async () => {
     ({ browser, context } = await launchBrowser());
@@ -28,6 +31,7 @@ export function useDashboard(): DashboardFixture {
   afterEach(async (ctx) => {
     const open = pages.splice(0);
     const problems = open.flatMap((p) => p.problems);
+    problems.push(...cspViolations());
     const sessionErrors: string[] = [];
     const failed = ctx.task.result?.state === 'fail';
     for (const [i, p] of open.entries()) {
@@ -39,7 +43,7 @@ export function useDashboard(): DashboardFixture {
       }
       await p.close();
     }
-    expect([...problems, ...sessionErrors], 'console errors, page errors, failed requests or session errors').toEqual([]);
+    expect([...problems, ...sessionErrors], 'console errors, page errors, failed requests, CSP violations or session errors').toEqual([]);
   });
 
   afterAll(async () => {

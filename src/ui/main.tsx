@@ -24,12 +24,15 @@ const replayStore = createDashboardStore();
 const live = createLiveHandle(store, app, window.location.search);
 window.addEventListener('pagehide', () => live.dispose());
 // read-only handles for the browser tests and the UI benchmark (they read the stores, never write them);
-// refreshPanels brings offscreen panels up to date before a full-page screenshot
-(window as unknown as { __zarisLab?: { store: typeof store; replayStore: typeof replayStore; refreshPanels: typeof refreshAllPanels } }).__zarisLab = {
-  store,
-  replayStore,
-  refreshPanels: refreshAllPanels,
-};
+// refreshPanels brings offscreen panels up to date before a full-page screenshot. Only in the test build
+// (`vite build --mode e2e`, vite.config.ts): the production build has no hook on window.
+if (import.meta.env.MODE === 'e2e') {
+  (window as unknown as { __zarisLab?: { store: typeof store; replayStore: typeof replayStore; refreshPanels: typeof refreshAllPanels } }).__zarisLab = {
+    store,
+    replayStore,
+    refreshPanels: refreshAllPanels,
+  };
+}
 
 createRoot(root).render(
   <StrictMode>
