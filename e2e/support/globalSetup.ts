@@ -1,8 +1,9 @@
-import { appendFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createAppServer, type AppServer } from '../../src/server/appServer';
 import { serverExtensions } from '../../src/server/registry';
 
 let server: AppServer | null = null;
+const reports = 'test-results/csp-violations.ndjson';
 
 /** E2E_PORT moves the server (two checkouts can run their e2e suites side by side) */
 const port = Number(process.env.E2E_PORT ?? 4179);
@@ -18,7 +19,6 @@ export async function setup(): Promise<void> {
   }
   // every CSP violation report lands in a file the fixture reads after each test (support/cspReports.ts)
   mkdirSync('test-results', { recursive: true });
-  const reports = 'test-results/csp-violations.ndjson';
   rmSync(reports, { force: true });
   const onCspViolation = (v: unknown) => appendFileSync(reports, `${JSON.stringify(v)}\n`);
   server = await createAppServer({ distDir, port, extensions: serverExtensions({ onCspViolation }) });
@@ -28,4 +28,11 @@ export async function setup(): Promise<void> {
 
 export async function teardown(): Promise<void> {
   await server?.close();
+  // files whose own checks do not read the reports still fail the run on a violation
+  const lines = existsSync(reports) ? readFileSync(reports, 'utf8').split('\n').filter((l) => l !== '') : [];
+  if (lines.length > 0) {
+    // vitest reports a throw here but keeps exit code 0: fail the run explicitly
+    console.error(`[e2e] FAILED: ${lines.length} CSP violation report(s) during the run (${reports}):\n${lines.join('\n')}`);
+    process.exitCode = 1;
+  }
 }
