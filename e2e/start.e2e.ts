@@ -38,7 +38,8 @@ describe('npm start', () => {
   });
 
   it('builds, prints its URL and serves the production build under the CSP; the group ends on SIGTERM', async () => {
-    const env = { ...process.env };
+    // vitest runs tests with NODE_ENV=test; npm start must give the production build regardless
+    const env = { ...process.env, NODE_ENV: 'test' };
     delete env.PORT;
     const proc = spawn('npm', ['start', '--', '--port', '0'], { detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
@@ -52,7 +53,11 @@ describe('npm start', () => {
     ({ context } = await launchBrowser());
     const page = await context.newPage();
     const problems: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console.error: ${m.text()}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
+      // React's development bundle announces itself: npm start must serve the production one
+      if (m.text().includes('React DevTools')) problems.push(`development build: ${m.text()}`);
+    });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
     // the console does not show CSP violations to playwright: the page reports its own
