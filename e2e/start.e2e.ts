@@ -39,7 +39,7 @@ describe('npm start', () => {
 
   it('builds, prints its URL and serves the production build under the CSP; the group ends on SIGTERM', async () => {
     // vitest runs tests with NODE_ENV=test; npm start must give the production build regardless
-    const env = { ...process.env, NODE_ENV: 'test' };
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test' };
     delete env.PORT;
     const proc = spawn('npm', ['start', '--', '--port', '0'], { detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
