@@ -115,6 +115,13 @@ describe('createAppServer: static files', () => {
     expect(r.body).not.toContain('SECRET');
   });
 
+  it('survives request targets URL parsing chokes on, and never folds .. before checking', async () => {
+    for (const path of ['//[', '/%', '//session', '/assets/..', 'http://evil.example/index.html']) {
+      expect([400, 403, 404]).toContain((await get(app.port, path)).status);
+    }
+    for (const path of ['/?x=1#y', '/?a=%']) expect((await get(app.port, path)).status).toBe(200);
+  });
+
   it('refuses other methods and other Host names (DNS rebinding)', async () => {
     const post = await get(app.port, '/', {}, 'POST', 'x');
     expect(post.status).toBe(405);

@@ -14,7 +14,7 @@ import { join, resolve, sep } from 'node:path';
 import { securityHeaders } from './csp.ts';
 import { startExtensions, type ServerExtension } from './extensions.ts';
 import { SERVER_EXTENSIONS } from './registry.ts';
-import { sendText } from './respond.ts';
+import { sendText, splitTarget } from './respond.ts';
 import { mimeTypeOf } from './mime.ts';
 import { createSession, isAllowedHost, type AppSession } from './session.ts';
 import { cacheControlFor, resolveStaticPath } from './staticPath.ts';
@@ -114,7 +114,7 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
 
 async function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'GET and HEAD only', { Allow: 'GET, HEAD' });
-  const target = resolveStaticPath(new URL(req.url ?? '/', 'http://x').pathname);
+  const target = resolveStaticPath(splitTarget(req.url).pathname);
   if (!target.ok) return sendText(res, target.status, target.reason);
   let path: string;
   try {

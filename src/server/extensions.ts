@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { sendText } from './respond.ts';
+import { sendText, splitTarget } from './respond.ts';
 import { isAllowedHost, type AppSession } from './session.ts';
 
 export interface ExtensionContext {
@@ -57,7 +57,7 @@ export async function startExtensions(extensions: readonly ServerExtension[], se
   for (const h of started) for (const [path, handler] of Object.entries(h.routes ?? {})) if (!routes.has(path)) routes.set(path, handler);
   return {
     handleRequest(req, res) {
-      const handler = routes.get(new URL(req.url ?? '/', 'http://x').pathname);
+      const handler = routes.get(splitTarget(req.url).pathname);
       if (handler === undefined) return false;
       if (!isAllowedHost(req)) {
         sendText(res, 403, 'unknown Host');

@@ -8,6 +8,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { splitTarget } from './respond.ts';
 
 export interface AppSession {
   /** 32 random bytes, base64url: the secret the page presents to extensions */
@@ -56,7 +57,7 @@ export function tokenMatches(session: AppSession, presented: string | null | und
 export function refusalOf(req: IncomingMessage, session: AppSession): string | null {
   if (!isAllowedHost(req)) return `Host ${JSON.stringify(req.headers.host ?? '')} is not this server`;
   if (!isOwnOrigin(req)) return `Origin ${JSON.stringify(req.headers.origin ?? '')} is not this server's page`;
-  const token = new URL(req.url ?? '/', 'http://x').searchParams.get('token');
+  const token = splitTarget(req.url).query.get('token');
   if (!tokenMatches(session, token)) return 'missing or wrong session token';
   return null;
 }
