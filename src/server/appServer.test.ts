@@ -7,7 +7,7 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serverSessionSchema } from '../platform/serverSession.ts';
 import { createAppServer, HOST, PortUnavailableError, type AppServer } from './appServer.ts';
 import type { CspViolation } from './cspReports.ts';
@@ -193,6 +193,32 @@ describe('createAppServer: extensions', () => {
       expect(taken).toEqual(['/echo']);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('createAppServer: a failing extension', () => {
+  it('answers 500 or drops the socket and keeps serving', async () => {
+    const errors: unknown[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void errors.push(a));
+    const s = await createAppServer({
+      distDir: dist,
+      port: 0,
+      extensions: [{ name: 'broken', start: () => ({ routes: { '/boom': () => { throw new Error('boom'); } }, onUpgrade: () => { throw new Error('boom'); } }) }],
+    });
+    try {
+      expect((await get(s.port, '/boom')).status).toBe(500);
+      const upgraded = await new Promise<string>((ok) => {
+        const c = connect({ host: HOST, port: s.port }, () => c.write(`GET /x HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`));
+        c.on('close', () => ok('closed'));
+        c.on('error', () => undefined);
+      });
+      expect(upgraded).toBe('closed');
+      expect((await get(s.port, '/')).status).toBe(200);
+      expect(errors).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+      await s.close();
     }
   });
 });

@@ -63,7 +63,8 @@ export async function startExtensions(extensions: readonly ServerExtension[], se
         sendText(res, 403, 'unknown Host');
         return true;
       }
-      Promise.resolve(handler(req, res)).catch((e: unknown) => {
+      // a failing extension answers 500; it never takes the server down
+      new Promise<void>((ok) => ok(handler(req, res))).catch((e: unknown) => {
         if (!res.headersSent) sendText(res, 500, 'extension failed');
         else res.destroy();
         console.error(`server extension route ${req.url}: ${e instanceof Error ? e.message : String(e)}`);
@@ -72,7 +73,13 @@ export async function startExtensions(extensions: readonly ServerExtension[], se
     },
     handleUpgrade(req, socket, head) {
       if (!isAllowedHost(req)) return false;
-      return started.some((h) => h.onUpgrade?.(req, socket, head) === true);
+      try {
+        return started.some((h) => h.onUpgrade?.(req, socket, head) === true);
+      } catch (e) {
+        socket.destroy();
+        console.error(`server extension upgrade ${req.url}: ${e instanceof Error ? e.message : String(e)}`);
+        return true;
+      }
     },
     async close() {
       for (const h of started.reverse()) await h.close?.();
