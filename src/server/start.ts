@@ -37,7 +37,13 @@ async function main(): Promise<number> {
     // give React's development bundle
     process.env.NODE_ENV = 'production';
     try {
-      await build({ mode: 'production', logLevel: 'warn', build: { outDir: options.distDir } });
+      await build({
+        mode: 'production',
+        logLevel: 'warn',
+        // a user of npm start can act on neither the chunk-size advice nor the bundler's timing
+        // report (npm run build still prints both for developers)
+        build: { outDir: options.distDir, chunkSizeWarningLimit: Number.POSITIVE_INFINITY, rolldownOptions: { checks: { bundlerTimings: false } } },
+      });
     } catch {
       // Vite has printed the error
       console.error('the build failed (see above)');
