@@ -4,6 +4,7 @@ import { App } from './App';
 import { createAppStore } from './shell/appStore';
 import { readUrl, writeUrl } from './shell/appUrl';
 import { createLiveHandle } from './shell/liveHandle';
+import { redrawStats } from './panels/updateQueue';
 import { refreshAllPanels } from './panels/visibility';
 import { createDashboardStore } from './store/dashboardStore';
 import './styles.css';
@@ -25,10 +26,11 @@ const live = createLiveHandle(store, app, window.location.search);
 window.addEventListener('pagehide', () => live.dispose());
 // read-only handles for the browser tests and the UI benchmark (they read the stores, never write them);
 // refreshPanels brings offscreen panels up to date before a full-page screenshot
-(window as unknown as { __zarisLab?: { store: typeof store; replayStore: typeof replayStore; refreshPanels: typeof refreshAllPanels } }).__zarisLab = {
+(window as unknown as { __zarisLab?: { store: typeof store; replayStore: typeof replayStore; refreshPanels: typeof refreshAllPanels; redraws: typeof redrawStats } }).__zarisLab = {
   store,
   replayStore,
   refreshPanels: refreshAllPanels,
+  redraws: redrawStats,
 };
 
 createRoot(root).render(
