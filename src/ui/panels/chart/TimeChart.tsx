@@ -12,13 +12,18 @@
  * (`scale.ts`); fault labels sit in a band above the plot, laid out so none
  * overlaps another or leaves the chart.
  *
+ * Recharts draws the series (and the tooltip); the grid, the axes, the
+ * fault markers, horizontal references and the replay cursor are plain SVG
+ * layers in the same px box (`Grid`, `Overlay`): Recharts' axis and
+ * reference-line components were most of a chart's redraw cost.
+ *
  * Redraws are staggered per chart: a new set of props is adopted in its own
  * job of the redraw queue (one per animation frame), so a panel with three
  * charts never costs one frame three Recharts passes.
  */
 import { memo, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
-import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, ComposedChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { FaultMarker } from '../../store/snapshot';
 import type { TimeRow } from '../../store/selectors';
 import { CHART_THEME, FAULT_STYLE } from '../../theme/statusColors';
@@ -65,6 +70,8 @@ const LABEL_FONT_PX = 11;
 const LANE_PX = 13;
 const MAX_LANES = 3;
 const Y_AXIS_PX = 52;
+/** the x axis's tick labels under the plot */
+const X_AXIS_PX = 24;
 
 let measureCtx: CanvasRenderingContext2D | null | undefined;
 /** a label's width in px (canvas text metrics in the page's font; a per-character estimate without a canvas) */
@@ -81,58 +88,10 @@ function markerText(m: FaultMarker): string {
   return `${FAULT_STYLE[m.action].label}${m.action === 'scaleOut' ? '' : ` n${m.node}`}`;
 }
 
-interface MarkerLabelProps {
-  readonly viewBox?: { readonly x?: number; readonly y?: number };
-  readonly text: string;
-  readonly color: string;
-  readonly placed: PlacedLabel;
-  /** where the layout put the line (px); Recharts' own x for it comes in the viewBox */
-  readonly lineX: number;
-}
-
-/** a fault marker's label in its lane of the band above the plot */
-function MarkerLabel({ viewBox, text, color, placed, lineX }: MarkerLabelProps) {
-  if (!placed.shown) return null;
-  const x = (viewBox?.x ?? lineX) + (placed.x - lineX);
-  const y = (viewBox?.y ?? 0) - 3 - placed.lane * LANE_PX;
-  return (
-    <text className="marker-label" x={x} y={y} fill={color} style={{ fill: color }} fontSize={LABEL_FONT_PX} fontWeight={600} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
-      {text}
-    </text>
-  );
-}
-
-/** a horizontal reference's label: right-aligned just under its line, inside the plot (the band above is the fault labels') */
-function RefLabel({ viewBox, text, color }: { readonly viewBox?: { readonly x?: number; readonly y?: number; readonly width?: number }; readonly text: string; readonly color: string }) {
-  const x = (viewBox?.x ?? 0) + (viewBox?.width ?? 0) - 4;
-  const y = (viewBox?.y ?? 0) + 12;
-  return (
-    <text className="ref-label" x={x} y={y} textAnchor="end" fill={color} style={{ fill: color }} fontSize={LABEL_FONT_PX} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
-      {text}
-    </text>
-  );
-}
-
-/** the cursor: a notch on the chart's top edge, its time at the bottom (clear of the fault labels at the top) */
-function CursorLabel({ viewBox, text, flip }: { readonly viewBox?: { readonly x?: number; readonly y?: number; readonly height?: number }; readonly text: string; readonly flip: boolean }) {
-  const x = viewBox?.x ?? 0;
-  const y = viewBox?.y ?? 0;
-  const bottom = y + (viewBox?.height ?? 20) - 4;
-  return (
-    <g>
-      <polygon points={`${x - 5},${y - 6} ${x + 5},${y - 6} ${x},${y}`} fill={CHART_THEME.reference} />
-      <text x={flip ? x - 6 : x + 6} y={bottom} textAnchor={flip ? 'end' : 'start'} fill={CHART_THEME.reference} fontSize={11} fontWeight={700} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
-        {text}
-      </text>
-    </g>
-  );
-}
-
 // Props that never change are hoisted, and the rest memoized: Recharts 3 compares axis and
 // tooltip props shallowly and re-dispatches its internal settings (a full extra pass over its
 // selectors) when an inline object or arrow makes them look new on every redraw.
 const MARGIN_RIGHT = 12;
-const TICK = { fontSize: 11 } as const;
 const secondsTick = (s: number) => `${Math.round(s)}s`;
 const numberTick = (v: number) => formatNumber(v);
 const tLabel = (t: unknown) => `t = ${Number(t).toFixed(1)} s`;
@@ -193,6 +152,123 @@ function shallowEqual(a: object, b: object): boolean {
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
+/** the plot's box inside the chart, px */
+interface Plot {
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
+}
+
+/** the y axis's tick labels and the horizontal grid under the series (plain SVG: it changes only with the ticks) */
+const Grid = memo(function Grid({ plot, ys, labels, width, height }: { readonly plot: Plot; readonly ys: readonly number[]; readonly labels: readonly string[]; readonly width: number; readonly height: number }) {
+  return (
+    <svg className="tc-under" width={width} height={height} aria-hidden="true">
+      {ys.map((y, i) => (
+        <g key={i}>
+          <line x1={plot.left} x2={plot.right} y1={y} y2={y} stroke={CHART_THEME.grid} strokeDasharray="3 3" />
+          <text x={plot.left - 6} y={y} dy="0.32em" textAnchor="end" className="tc-tick">
+            {labels[i]}
+          </text>
+        </g>
+      ))}
+      <line x1={plot.left} x2={plot.left} y1={plot.top} y2={plot.bottom} stroke={CHART_THEME.axis} />
+    </svg>
+  );
+});
+
+/**
+ * The chart's own layer over the series: the x axis, fault markers and their labels, horizontal
+ * references and the replay cursor — plain SVG in the same px space Recharts plots in (both map
+ * the same domains linearly onto the same box), at a fraction of the cost of Recharts' axis and
+ * reference-line components.
+ */
+function Overlay({
+  plot,
+  width,
+  height,
+  xTicks,
+  xOf,
+  yOf,
+  markers,
+  lineXs,
+  placed,
+  refs,
+  cursorSec,
+}: {
+  readonly plot: Plot;
+  readonly width: number;
+  readonly height: number;
+  readonly xTicks: readonly number[];
+  readonly xOf: (sec: number) => number;
+  readonly yOf: (v: number) => number;
+  readonly markers: readonly (FaultMarker & { readonly sec: number })[];
+  readonly lineXs: readonly number[];
+  readonly placed: readonly PlacedLabel[];
+  readonly refs: readonly HorizontalRef[];
+  readonly cursorSec: number | null;
+}) {
+  return (
+    <svg className="tc-over" width={width} height={height} aria-hidden="true">
+      <line x1={plot.left} x2={plot.right} y1={plot.bottom} y2={plot.bottom} stroke={CHART_THEME.axis} />
+      {xTicks.map((t) => {
+        const x = xOf(t);
+        const text = secondsTick(t);
+        // the last label would run past the chart's right edge: end it at its tick
+        const anchor = x + labelWidth(text) / 2 > width ? 'end' : 'middle';
+        return (
+          <g key={t}>
+            <line x1={x} x2={x} y1={plot.bottom} y2={plot.bottom + 5} stroke={CHART_THEME.axis} />
+            <text x={x} y={plot.bottom + 17} textAnchor={anchor} className="tc-tick">
+              {text}
+            </text>
+          </g>
+        );
+      })}
+      {refs.map((r) => {
+        const y = yOf(r.y);
+        return (
+          <g key={r.label} className="tc-ref">
+            <line x1={plot.left} x2={plot.right} y1={y} y2={y} stroke={r.color} strokeDasharray="6 4" />
+            <text className="ref-label" x={plot.right - 4} y={y + 12} textAnchor="end" style={{ fill: r.color }} fontSize={LABEL_FONT_PX} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
+              {r.label}
+            </text>
+          </g>
+        );
+      })}
+      {markers.map((m, i) => {
+        const x = lineXs[i] as number;
+        const p = placed[i] as PlacedLabel;
+        const color = FAULT_STYLE[m.action].color;
+        return (
+          <g key={`${m.t}-${m.action}-${m.node}`} className="fault-marker" data-t={m.t}>
+            <line x1={x} x2={x} y1={plot.top} y2={plot.bottom} stroke={color} strokeWidth={1.5} strokeDasharray="4 3" />
+            {p.shown ? (
+              <text className="marker-label" x={p.x} y={plot.top - 3 - p.lane * LANE_PX} style={{ fill: color }} fontSize={LABEL_FONT_PX} fontWeight={600} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
+                {markerText(m)}
+              </text>
+            ) : null}
+          </g>
+        );
+      })}
+      {cursorSec !== null ? <Cursor x={xOf(cursorSec)} plot={plot} text={`${cursorSec.toFixed(1)} s`} flip={xOf(cursorSec) > plot.left + (plot.right - plot.left) * 0.85} /> : null}
+    </svg>
+  );
+}
+
+/** the replay cursor: a line with a notch on the plot's top edge, its time at the bottom (clear of the fault labels at the top) */
+function Cursor({ x, plot, text, flip }: { readonly x: number; readonly plot: Plot; readonly text: string; readonly flip: boolean }) {
+  return (
+    <g className="time-cursor">
+      <line x1={x} x2={x} y1={plot.top} y2={plot.bottom} stroke={CHART_THEME.reference} strokeWidth={1.5} />
+      <polygon points={`${x - 5},${plot.top - 6} ${x + 5},${plot.top - 6} ${x},${plot.top}`} fill={CHART_THEME.reference} />
+      <text x={flip ? x - 6 : x + 6} y={plot.bottom - 4} textAnchor={flip ? 'end' : 'start'} fill={CHART_THEME.reference} fontSize={11} fontWeight={700} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
+        {text}
+      </text>
+    </g>
+  );
+}
+
 function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log = false, refs = NO_REFS, cursor, yMax, width }: TimeChartProps & { readonly width: number }) {
   const viewCursor = useTimeCursor();
   const cursorSec = cursor === undefined ? (viewCursor?.cursorSec ?? null) : cursor;
@@ -217,32 +293,33 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
   const yTicks = useStableNumbers(y.ticks);
   // fault labels: laid out in px beside their lines, in lanes of a band above the plot
   const shownMarkers = useMemo(() => markers.filter((m) => m.sec >= d0 && m.sec <= d1), [markers, d0, d1]);
-  const plotLeft = Y_AXIS_PX;
-  const plotRight = width - MARGIN_RIGHT;
-  const lineXs = useMemo(() => shownMarkers.map((m) => plotLeft + ((m.sec - d0) / Math.max(1e-9, d1 - d0)) * (plotRight - plotLeft)), [shownMarkers, d0, d1, plotLeft, plotRight]);
-  const placed = useMemo(
-    () => layoutMarkerLabels(shownMarkers.map((m, i) => ({ x: lineXs[i] as number, width: labelWidth(markerText(m)) })), plotLeft, width - 1, MAX_LANES),
-    [shownMarkers, lineXs, plotLeft, width],
-  );
+  const left = Y_AXIS_PX;
+  const right = width - MARGIN_RIGHT;
+  const xOf = useMemo(() => (sec: number) => left + ((sec - d0) / Math.max(1e-9, d1 - d0)) * (right - left), [left, right, d0, d1]);
+  const lineXs = useMemo(() => shownMarkers.map((m) => xOf(m.sec)), [shownMarkers, xOf]);
+  const placed = useMemo(() => layoutMarkerLabels(shownMarkers.map((m, i) => ({ x: lineXs[i] as number, width: labelWidth(markerText(m)) })), left, width - 1, MAX_LANES), [shownMarkers, lineXs, left, width]);
   const lanes = placed.reduce((n, p) => (p.shown ? Math.max(n, p.lane + 1) : n), 0);
-  const margin = useMemo(() => ({ top: 8 + lanes * LANE_PX, right: MARGIN_RIGHT, bottom: 0, left: 0 }), [lanes]);
+  const top = 8 + lanes * LANE_PX;
+  const bottom = height - X_AXIS_PX;
+  const plot = useMemo((): Plot => ({ left, right, top, bottom }), [left, right, top, bottom]);
+  const margin = useMemo(() => ({ top, right: MARGIN_RIGHT, bottom: X_AXIS_PX, left: Y_AXIS_PX }), [top]);
+  const [lo, hi] = yDomain;
+  const yOf = useMemo(() => {
+    if (!log) return (v: number) => bottom - ((v - lo) / Math.max(1e-9, hi - lo)) * (bottom - top);
+    const l0 = Math.log10(lo);
+    const l1 = Math.log10(hi);
+    return (v: number) => bottom - ((Math.log10(v) - l0) / Math.max(1e-9, l1 - l0)) * (bottom - top);
+  }, [log, lo, hi, top, bottom]);
+  const gridYs = useStableNumbers(yTicks.map(yOf));
+  const gridLabels = useMemo(() => yTicks.map(numberTick), [yTicks]);
   const curve = gappy ? 'linear' : 'stepAfter';
+  const shownCursor = cursorSec !== null && cursorSec >= d0 && cursorSec <= d1 ? cursorSec : null;
   return (
-    <div onPointerEnter={() => setHover(true)} onPointerLeave={() => setHover(false)}>
+    <div className="tc-box" onPointerEnter={() => setHover(true)} onPointerLeave={() => setHover(false)}>
+      <Grid plot={plot} ys={gridYs} labels={gridLabels} width={width} height={height} />
       <ComposedChart width={width} height={height} data={data} margin={margin}>
-        <CartesianGrid stroke={CHART_THEME.grid} strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="t" type="number" domain={xDomain} allowDataOverflow ticks={xTicks} interval={0} tickFormatter={secondsTick} stroke={CHART_THEME.axis} tick={TICK} />
-        <YAxis
-          stroke={CHART_THEME.axis}
-          tick={TICK}
-          width={Y_AXIS_PX}
-          scale={log ? 'log' : 'linear'}
-          domain={yDomain}
-          ticks={yTicks}
-          interval={0}
-          allowDataOverflow
-          tickFormatter={numberTick}
-        />
+        <XAxis dataKey="t" type="number" domain={xDomain} allowDataOverflow hide niceTicks="none" />
+        <YAxis hide scale={log ? 'log' : 'linear'} domain={yDomain} allowDataOverflow niceTicks="none" />
         {hover ? <Tooltip {...tooltip} /> : null}
         {series.map((s) =>
           s.kind === 'area' ? (
@@ -260,7 +337,8 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
               activeDot={false}
             />
           ) : (
-            <Line
+            // a line is an unfilled, unstacked Area: Recharts' Line measures its path (getTotalLength, a forced layout) on every redraw
+            <Area
               key={s.key}
               dataKey={s.key}
               name={s.label}
@@ -268,6 +346,7 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
               stroke={s.color}
               strokeWidth={1.75}
               strokeDasharray={s.dashed ? '5 4' : undefined}
+              fill="none"
               isAnimationActive={false}
               dot={false}
               activeDot={false}
@@ -275,24 +354,8 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
             />
           ),
         )}
-        {refs.map((r) => (
-          <ReferenceLine key={r.label} y={r.y} stroke={r.color} strokeDasharray="6 4" label={<RefLabel text={r.label} color={r.color} />} />
-        ))}
-        {shownMarkers.map((m, i) => (
-          <ReferenceLine
-            key={`${m.t}-${m.action}-${m.node}`}
-            x={m.sec}
-            stroke={FAULT_STYLE[m.action].color}
-            strokeWidth={1.5}
-            strokeDasharray="4 3"
-            className="fault-marker"
-            label={<MarkerLabel text={markerText(m)} color={FAULT_STYLE[m.action].color} placed={placed[i] as PlacedLabel} lineX={lineXs[i] as number} />}
-          />
-        ))}
-        {cursorSec !== null && cursorSec >= domain[0] && cursorSec <= domain[1] ? (
-          <ReferenceLine x={cursorSec} stroke={CHART_THEME.reference} strokeWidth={1.5} className="time-cursor" ifOverflow="discard" label={<CursorLabel text={`${cursorSec.toFixed(1)} s`} flip={cursorSec > domain[0] + (domain[1] - domain[0]) * 0.85} />} />
-        ) : null}
       </ComposedChart>
+      <Overlay plot={plot} width={width} height={height} xTicks={xTicks} xOf={xOf} yOf={yOf} markers={shownMarkers} lineXs={lineXs} placed={placed} refs={refs} cursorSec={shownCursor} />
     </div>
   );
 }
