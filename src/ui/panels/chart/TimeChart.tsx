@@ -315,7 +315,14 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
   const curve = gappy ? 'linear' : 'stepAfter';
   const shownCursor = cursorSec !== null && cursorSec >= d0 && cursorSec <= d1 ? cursorSec : null;
   return (
-    <div className="tc-box" onPointerEnter={() => setHover(true)} onPointerLeave={() => setHover(false)}>
+    <div
+      className="tc-box"
+      // the px box and the domains drawn, for tests that compare the picture with the store
+      data-plot={`${plot.left},${plot.right},${plot.top},${plot.bottom}`}
+      data-x={`${d0},${d1}`}
+      data-y={`${lo},${hi}`}
+      data-scale={log ? 'log' : 'linear'}
+      onPointerEnter={() => setHover(true)} onPointerLeave={() => setHover(false)}>
       <Grid plot={plot} ys={gridYs} labels={gridLabels} width={width} height={height} />
       <ComposedChart width={width} height={height} data={data} margin={margin}>
         <XAxis dataKey="t" type="number" domain={xDomain} allowDataOverflow hide niceTicks="none" />
