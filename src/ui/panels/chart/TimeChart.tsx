@@ -369,26 +369,23 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
 
 const ChartBody = memo(ChartBodyImpl);
 
-/**
- * Adopts new props in a redraw job of its own (see the file comment); the first props are drawn
- * at once. `data-chart-t` on the box is the end of the x range drawn (tests compare it with the store).
- */
+/** adopts new props in a redraw job of its own (see the file comment) */
 function TimeChartImpl(props: TimeChartProps) {
-  const [drawn, setDrawn] = useState(props);
+  // nothing is drawn until the first job runs: a panel that appears with three charts mounts them in three frames, not one
+  const [drawn, setDrawn] = useState<TimeChartProps | null>(null);
   const background = !usePanelVisible();
   const [ref, width] = useWidth();
   // every render with new props replaces the queued job (the cleanup cancels it), so the job always adopts the latest props
   useLayoutEffect(() => {
-    if (shallowEqual(drawn, props)) return;
+    if (drawn !== null && shallowEqual(drawn, props)) return;
     return enqueueRedraw(
       Object.assign(() => flushSync(() => setDrawn(props)), { label: 'chart' }),
       background ? 'background' : 'visible',
     );
   }, [drawn, props, background]);
-  const height = drawn.height ?? 210;
   return (
-    <div ref={ref} className="timechart" style={{ height }} data-chart-t={drawn.domain[1]}>
-      {width > 0 ? <ChartBody {...drawn} width={width} /> : null}
+    <div ref={ref} className="timechart" style={{ height: props.height ?? 210 }}>
+      {width > 0 && drawn !== null ? <ChartBody {...drawn} width={width} /> : null}
     </div>
   );
 }
