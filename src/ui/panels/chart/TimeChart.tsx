@@ -31,7 +31,7 @@ import { useTimeCursor } from '../timeCursor';
 import { enqueueRedraw } from '../updateQueue';
 import { usePanelVisible } from '../visibility';
 import { formatNumber, tooltipProps } from './format';
-import { dataMax, dataMinPositive, layoutMarkerLabels, logTicks, niceTicks, type PlacedLabel } from './scale';
+import { blankSignature, dataMax, dataMinPositive, layoutMarkerLabels, logTicks, niceTicks, type PlacedLabel } from './scale';
 
 export interface TimeSeries {
   readonly key: string;
@@ -269,6 +269,76 @@ function Cursor({ x, plot, text, flip }: { readonly x: number; readonly plot: Pl
   );
 }
 
+/** the two rows that draw a series of zeros ('0') or gaps ('-') edge to edge, keyed by series */
+const BLANK_DOMAIN: [number, number] = [0, 1];
+
+function blankRows(sig: string, series: readonly { readonly key: string }[]): TimeRow[] {
+  const row: Record<string, number | null> = {};
+  series.forEach((s, i) => (row[s.key] = sig[i] === '0' ? 0 : null));
+  return [
+    { ...row, t: 0 },
+    { ...row, t: 1 },
+  ] as TimeRow[];
+}
+
+type SeriesLayerProps = {
+  readonly width: number;
+  readonly height: number;
+  readonly data: TimeRow[];
+  readonly margin: { readonly top: number; readonly right: number; readonly bottom: number; readonly left: number };
+  readonly xDomain: [number, number];
+  readonly yDomain: [number, number];
+  readonly log: boolean;
+  readonly series: readonly TimeSeries[];
+  readonly curve: 'linear' | 'stepAfter';
+  readonly hover: boolean;
+  readonly tooltip: ReturnType<typeof tooltipProps>;
+};
+
+/** what Recharts draws: the series (and the tooltip while hovered); memoized, so an unchanged picture costs nothing */
+const SeriesLayer = memo(function SeriesLayer({ width, height, data, margin, xDomain, yDomain, log, series, curve, hover, tooltip }: SeriesLayerProps) {
+  return (
+    <ComposedChart width={width} height={height} data={data} margin={margin}>
+        <XAxis dataKey="t" type="number" domain={xDomain} allowDataOverflow hide niceTicks="none" />
+        <YAxis hide scale={log ? 'log' : 'linear'} domain={yDomain} allowDataOverflow niceTicks="none" />
+        {hover ? <Tooltip {...tooltip} /> : null}
+        {series.map((s) =>
+          s.kind === 'area' ? (
+            <Area
+              key={s.key}
+              dataKey={s.key}
+              name={s.label}
+              type={curve}
+              stackId={s.stack}
+              stroke="none"
+              fill={s.color}
+              fillOpacity={0.7}
+              isAnimationActive={false}
+              dot={false}
+              activeDot={false}
+            />
+          ) : (
+            // a line is an unfilled, unstacked Area: Recharts' Line measures its path (getTotalLength, a forced layout) on every redraw
+            <Area
+              key={s.key}
+              dataKey={s.key}
+              name={s.label}
+              type={curve}
+              stroke={s.color}
+              strokeWidth={1.75}
+              strokeDasharray={s.dashed ? '5 4' : undefined}
+              fill="none"
+              isAnimationActive={false}
+              dot={false}
+              activeDot={false}
+              connectNulls={false}
+            />
+          ),
+        )}
+    </ComposedChart>
+  );
+});
+
 function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log = false, refs = NO_REFS, cursor, yMax, width }: TimeChartProps & { readonly width: number }) {
   const viewCursor = useTimeCursor();
   const cursorSec = cursor === undefined ? (viewCursor?.cursorSec ?? null) : cursor;
@@ -313,6 +383,9 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
   const gridYs = useStableNumbers(yTicks.map(yOf));
   const gridLabels = useMemo(() => yTicks.map(numberTick), [yTicks]);
   const curve = gappy ? 'linear' : 'stepAfter';
+  // nothing but zeros and gaps: the same two rows every time, so Recharts is not asked to redraw a flat line that only moved in time
+  const blankSig = useMemo(() => (hover ? null : blankSignature(rows, series)), [hover, rows, series]);
+  const blank = useMemo(() => (blankSig === null ? null : blankRows(blankSig, series)), [blankSig, series]);
   const shownCursor = cursorSec !== null && cursorSec >= d0 && cursorSec <= d1 ? cursorSec : null;
   return (
     <div
@@ -324,44 +397,7 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
       data-scale={log ? 'log' : 'linear'}
       onPointerEnter={() => setHover(true)} onPointerLeave={() => setHover(false)}>
       <Grid plot={plot} ys={gridYs} labels={gridLabels} width={width} height={height} />
-      <ComposedChart width={width} height={height} data={data} margin={margin}>
-        <XAxis dataKey="t" type="number" domain={xDomain} allowDataOverflow hide niceTicks="none" />
-        <YAxis hide scale={log ? 'log' : 'linear'} domain={yDomain} allowDataOverflow niceTicks="none" />
-        {hover ? <Tooltip {...tooltip} /> : null}
-        {series.map((s) =>
-          s.kind === 'area' ? (
-            <Area
-              key={s.key}
-              dataKey={s.key}
-              name={s.label}
-              type={curve}
-              stackId={s.stack}
-              stroke="none"
-              fill={s.color}
-              fillOpacity={0.7}
-              isAnimationActive={false}
-              dot={false}
-              activeDot={false}
-            />
-          ) : (
-            // a line is an unfilled, unstacked Area: Recharts' Line measures its path (getTotalLength, a forced layout) on every redraw
-            <Area
-              key={s.key}
-              dataKey={s.key}
-              name={s.label}
-              type={curve}
-              stroke={s.color}
-              strokeWidth={1.75}
-              strokeDasharray={s.dashed ? '5 4' : undefined}
-              fill="none"
-              isAnimationActive={false}
-              dot={false}
-              activeDot={false}
-              connectNulls={false}
-            />
-          ),
-        )}
-      </ComposedChart>
+      <SeriesLayer width={width} height={height} data={blank ?? data} margin={margin} xDomain={blank !== null ? BLANK_DOMAIN : xDomain} yDomain={yDomain} log={log} series={series} curve={curve} hover={hover} tooltip={tooltip} />
       <Overlay plot={plot} width={width} height={height} xTicks={xTicks} xOf={xOf} yOf={yOf} markers={shownMarkers} lineXs={lineXs} placed={placed} refs={refs} cursorSec={shownCursor} />
     </div>
   );

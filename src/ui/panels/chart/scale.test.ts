@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataMax, dataMinPositive, layoutMarkerLabels, logTicks, niceStep, niceTicks, stepBucketsFor } from './scale';
+import { blankSignature, dataMax, dataMinPositive, layoutMarkerLabels, logTicks, niceStep, niceTicks, stepBucketsFor } from './scale';
 
 describe('nice y ticks', () => {
   it('steps by 1, 2 or 5 × 10^k and tops at the first tick at or above the data', () => {
@@ -95,5 +95,14 @@ describe('fault label layout', () => {
       for (const p of placed) expect(p.left >= 52 && p.right <= 600).toBe(true);
       for (let i = 0; i < placed.length; i++) for (let j = i + 1; j < placed.length; j++) expect(overlaps(placed[i] as never, placed[j] as never)).toBe(false);
     }
+  });
+});
+
+describe('blank charts', () => {
+  it('knows a chart of zeros and gaps (drawn once, not redrawn as time moves) from one with a value', () => {
+    const keys = [{ key: 'a' }, { key: 'b' }];
+    expect(blankSignature([{ t: 0, a: 0, b: null }, { t: 1, a: 0, b: null }], keys)).toBe('0-');
+    expect(blankSignature([{ t: 0, a: 0, b: null }, { t: 1, a: 0, b: 0.5 }], keys)).toBeNull();
+    expect(blankSignature([], keys)).toBe('--');
   });
 });

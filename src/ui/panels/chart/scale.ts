@@ -83,6 +83,24 @@ export function dataMinPositive(rows: readonly ChartRow[], keys: readonly string
   return min === Infinity ? null : min;
 }
 
+/**
+ * A chart with nothing to show but zeros and gaps draws the same picture whatever its time range:
+ * per series '0' (some zero, no other value) or '-' (only gaps); null when any series has a value.
+ */
+export function blankSignature(rows: readonly ChartRow[], series: readonly { readonly key: string }[]): string | null {
+  let sig = '';
+  for (const s of series) {
+    let zero = false;
+    for (const r of rows) {
+      const v = r[s.key];
+      if (v === 0) zero = true;
+      else if (v !== null && v !== undefined) return null;
+    }
+    sig += zero ? '0' : '-';
+  }
+  return sig;
+}
+
 /** steps a chart draws at most over its window: ≥ 3 px per step on a half-width chart at 1280 px, and a bounded Recharts cost */
 export const MAX_STEPS = 120;
 
