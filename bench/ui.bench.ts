@@ -5,9 +5,14 @@
  * controls, measured from outside.
  *
  *   npm run bench:ui [-- --minutes N] [--warmup S] [--users N | --rate R [--max-in-flight M]]
- *                    [--no-ramp] [--ramp 2500,5000,…] [--step S] [--profile S] [--port 4181] [--build | --no-build]
+ *                    [--no-ramp] [--ramp 2500,5000,…] [--step S] [--churn S | --no-churn | --churn-only]
+ *                    [--profile S] [--port 4181] [--build | --no-build]
  *
- * Phases: idle page (baseline frames, heap at start) → Start → a ramp of
+ * Phases: idle page (baseline frames, heap at start) → Start → the churn
+ * sequence on the default workload (`churnPhase`: steady, Failover, Scale
+ * out, Failback, storm toggle on, Failover; --churn S seconds each, frame
+ * p50/p95/max, share over 20 ms and main-thread CPU per chart publish per
+ * step; `--churn-only` stops after it) → a ramp of
  * open-loop rates (10 s each) to find where the pipeline saturates and which
  * thread limits it → warm-up: the "firehose" workload (closed loop, zero think
  * time: as many operations as the workers can carry) for --warmup seconds
@@ -53,6 +58,10 @@ interface Args {
   readonly out: string;
   /** seconds of main-thread CPU profile after the window (0 = none) */
   readonly profileSec: number;
+  /** seconds measured in each step of the churn sequence (0 = no churn phase) */
+  readonly churnSec: number;
+  /** only the idle page and the churn sequence (no ramp, no firehose window) */
+  readonly churnOnly: boolean;
 }
 
 /** the open-loop rate of the default live workload (the page opens with preset steady) */
@@ -76,6 +85,8 @@ function parseArgs(argv: readonly string[]): Args {
     build: 'auto' as Args['build'],
     out: join('.tmp', 'bench-ui.json'),
     profileSec: 10,
+    churnSec: 10,
+    churnOnly: false,
   };
   const num = (flag: string, v: string | undefined, min: number): number => {
     const n = Number(v);
@@ -96,11 +107,14 @@ function parseArgs(argv: readonly string[]): Args {
       case '--no-ramp': a.ramp = []; break;
       case '--profile': a.profileSec = num(f, v, 0); i++; break;
       case '--port': a.port = num(f, v, 1); i++; break;
+      case '--churn': a.churnSec = num(f, v, 0); i++; break;
+      case '--no-churn': a.churnSec = 0; break;
+      case '--churn-only': a.churnOnly = true; break;
       case '--build': a.build = 'always'; break;
       case '--no-build': a.build = 'never'; break;
       case '--out': if (v === undefined) throw new Error('--out needs a path'); a.out = v; i++; break;
       case '--help':
-        console.log('npm run bench:ui [-- --minutes N] [--warmup S] [--users N | --rate R [--max-in-flight M]] [--no-ramp] [--ramp 2500,5000,…] [--step S] [--profile S] [--port 4181] [--build | --no-build] [--out FILE]');
+        console.log('npm run bench:ui [-- --minutes N] [--warmup S] [--users N | --rate R [--max-in-flight M]] [--no-ramp] [--ramp 2500,5000,…] [--step S] [--churn S | --no-churn | --churn-only] [--profile S] [--port 4181] [--build | --no-build] [--out FILE]');
         process.exit(0);
         break;
       default:
@@ -386,6 +400,100 @@ function diagnose(iv: Interval): { summary: string; details: string[] } {
   return { summary, details };
 }
 
+// ── the churn sequence (default workload) ─────────────────────────────────
+
+/** one step of the churn sequence, measured after its action */
+interface ChurnStep extends Interval {
+  readonly step: string;
+  readonly frames: FrameStats;
+  /** redraw jobs (one panel each, `updateQueue`) in the step: count, wall ms per publish, longest */
+  readonly redraws: number;
+  readonly redrawMsPerPublish: number;
+  readonly redrawMaxMs: number;
+  readonly redrawsOver16: number;
+}
+
+interface RedrawCounters {
+  readonly count: number;
+  readonly totalMs: number;
+  readonly maxMs: number;
+  readonly over16: number;
+  readonly byPanel?: Readonly<Record<string, { readonly count: number; readonly totalMs: number; readonly maxMs: number }>>;
+}
+
+/** redraw cost per panel since page load (the churn sequence's whole run) */
+let churnByPanel: RedrawCounters['byPanel'] = {};
+
+const readRedraws = (d: DashboardPage): Promise<RedrawCounters> =>
+  d.page.evaluate('window.__zarisLab.redraws ? window.__zarisLab.redraws() : { count: 0, totalMs: 0, maxMs: 0, over16: 0 }') as Promise<RedrawCounters>;
+
+/**
+ * Start → Failover → Scale out → Failback → storm toggle on → Failover on the page's default
+ * workload (the issue's sequence), each step measured for `seconds` right after its action
+ * (the fault's effect — parked operations, the storm's pile-up — is inside the measurement).
+ */
+async function churnPhase(d: DashboardPage, cdp: CDPSession, renderer: number | null, vsyncMs: number, seconds: number, log: (m: string) => void): Promise<ChurnStep[]> {
+  const steps: [string, () => Promise<unknown>][] = [
+    ['steady (after Start)', async () => undefined],
+    ['Failover n1', () => d.failover(1)],
+    ['Scale out', () => d.scaleOut()],
+    ['Failback n1', () => d.failback(1)],
+    ['storm toggle on', () => d.toggleBug('deadlineReplacesAttempts', true)],
+    ['storm: Failover n1', () => d.failover(1)],
+  ];
+  const out: ChurnStep[] = [];
+  for (const [step, act] of steps) {
+    await act();
+    const a = await snapshot(d, cdp, renderer);
+    const ra = await readRedraws(d);
+    await sleep(seconds * 1000);
+    const b = await snapshot(d, cdp, renderer);
+    const rb = await readRedraws(d);
+    const iv = withRenderCost(interval(a, b));
+    const publishes = b.page.publishes - a.page.publishes;
+    const frames = frameStats(await readFrames(d.page, a.page.frameCount, b.page.frameCount), vsyncMs);
+    const s: ChurnStep = {
+      ...iv,
+      step,
+      frames,
+      redraws: rb.count - ra.count,
+      redrawMsPerPublish: publishes > 0 ? (rb.totalMs - ra.totalMs) / publishes : NaN,
+      redrawMaxMs: rb.maxMs,
+      redrawsOver16: rb.over16 - ra.over16,
+    };
+    out.push(s);
+    churnByPanel = rb.byPanel ?? {};
+    log(`churn ${step}: frame p50/p95/max ${fmt(frames.p50Ms, 1)}/${fmt(frames.p95Ms, 1)}/${fmt(frames.maxMs)} ms, ${fmt(frames.over20Pct, 1)} % > 20 ms; ≈ ${fmt(iv.renderCpuMsPerPublish, 1)} ms main CPU per publish; ${fmt(iv.opsPerSec)} ops/s`);
+  }
+  return out;
+}
+
+function printChurn(steps: readonly ChurnStep[], seconds: number): void {
+  console.log('');
+  console.log(`Churn sequence on the default workload (${seconds} s per step, measured right after the action); budget: frame p95 ≤ ${TARGETS.p95FrameMs} ms and no frame over 100 ms`);
+  console.log(
+    table([
+      ['step', 'ops/s', 'frame p50/p95/max ms', '> 20 ms', 'main CPU/publish', 'redraw ms/publish', 'longest redraw', 'long tasks', 'main CPU/wait', 'machine busy (others)', 'budget'],
+      ...steps.map((s) => [
+        s.step,
+        fmt(s.opsPerSec),
+        `${fmt(s.frames.p50Ms, 1)}/${fmt(s.frames.p95Ms, 1)}/${fmt(s.frames.maxMs)}`,
+        `${fmt(s.frames.over20Pct, 1)} %`,
+        `${fmt(s.renderCpuMsPerPublish, 1)} ms`,
+        `${fmt(s.redrawMsPerPublish, 1)} ms`,
+        `${fmt(s.redrawMaxMs, 1)} ms`,
+        fmt(s.longTasks),
+        cw(thread(s.proc, 'main')),
+        s.proc ? `${fmt(s.proc.machineBusyPct)} % (${fmt(s.proc.othersPct)} %)` : '—',
+        s.frames.p95Ms <= TARGETS.p95FrameMs && s.frames.maxMs <= 100 ? 'met' : 'NOT met',
+      ]),
+    ]),
+  );
+  console.log('  main CPU/publish: main-thread CPU (/proc) minus telemetry ingest, per snapshot publish; redraw ms/publish: wall time inside the panel redraw jobs per publish; longest redraw: since page load');
+  const panels = Object.entries(churnByPanel ?? {}).sort((a, b) => b[1].totalMs - a[1].totalMs);
+  console.log(`  redraw per panel over the sequence (mean / longest ms, count): ${panels.map(([k, v]) => `${k} ${fmt(v.totalMs / Math.max(1, v.count), 1)} / ${fmt(v.maxMs, 1)} (${v.count})`).join(' · ')}`);
+}
+
 // ── main ───────────────────────────────────────────────────────────────────
 
 async function main(): Promise<void> {
@@ -432,6 +540,15 @@ async function main(): Promise<void> {
 
     // ── start; warm-up: a ramp of offered open-loop rates (unless --no-ramp), then --warmup seconds of the measured workload ──
     await d.start();
+    const churn = args.churnSec > 0 ? await churnPhase(d, cdp, renderer, vsyncMs, args.churnSec, log) : [];
+    if (args.churnOnly) {
+      printChurn(churn, args.churnSec);
+      mkdirSync(join(args.out, '..'), { recursive: true });
+      writeFileSync(args.out, `${JSON.stringify({ when: new Date().toISOString(), args, build: buildState, browser: browserVersion, idle, churn, churnByPanel, problems: [...d.problems] }, null, 2)}\n`);
+      log(`wrote ${args.out}`);
+      return;
+    }
+    if (churn.length > 0) await d.toggleBug('deadlineReplacesAttempts', false);
     const warmStart = Date.now();
     const applyWorkload = async (w: WorkloadFormInput, check: (s: Awaited<ReturnType<DashboardPage['storeState']>>) => boolean, what: string) => {
       await d.setWorkload(w);
@@ -556,6 +673,7 @@ async function main(): Promise<void> {
     );
     console.log(`  JS heap after GC, every reading: ${heaps.map((h) => `${h.label} ${fmt(h.usedAfterGc / 1024 / 1024, 1)}`).join(' → ')} MB (in the window: a forced GC every ${HEAP_EVERY_MS / 1000} s)`);
     console.log(`  initial JS: ${[...mainJs, ...workerJs].map((f) => `${f.file.replace('assets/', '')} ${kb(f.gzipBytes)}`).join(' · ')}`);
+    if (churn.length > 0) printChurn(churn, args.churnSec);
     if (ramp.length > 0) {
       console.log('');
       console.log('Ramp (before the warm-up): offered open-loop transactions/s → what the pipeline delivers (a cas transaction is a read and a conditional write: ops/s > offered);');
@@ -615,6 +733,8 @@ async function main(): Promise<void> {
           heaps,
           heapGrowth: { trendBytes: growth, pct: growthPct, bytesPerMin: slope * 60, minutes: windowMin, min: heapMin, max: heapMax },
           ticks,
+          churn,
+          churnByPanel,
           ramp,
           diagnosis: diag,
           profile,

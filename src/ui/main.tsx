@@ -4,6 +4,7 @@ import { App } from './App';
 import { createAppStore } from './shell/appStore';
 import { readUrl, writeUrl } from './shell/appUrl';
 import { createLiveHandle } from './shell/liveHandle';
+import { redrawStats } from './panels/updateQueue';
 import { refreshAllPanels } from './panels/visibility';
 import { createDashboardStore } from './store/dashboardStore';
 import './styles.css';
@@ -24,13 +25,15 @@ const replayStore = createDashboardStore();
 const live = createLiveHandle(store, app, window.location.search);
 window.addEventListener('pagehide', () => live.dispose());
 // read-only handles for the browser tests and the UI benchmark (they read the stores, never write them);
-// refreshPanels brings offscreen panels up to date before a full-page screenshot. Only in the test build
-// (`vite build --mode e2e`, vite.config.ts): the production build has no hook on window.
+// refreshPanels brings offscreen panels up to date before a full-page screenshot; redraws counts chart
+// redraws for the UI benchmark. Only in the test build (`vite build --mode e2e`, vite.config.ts): the
+// production build has no hook on window.
 if (import.meta.env.MODE === 'e2e') {
-  (window as unknown as { __zarisLab?: { store: typeof store; replayStore: typeof replayStore; refreshPanels: typeof refreshAllPanels } }).__zarisLab = {
+  (window as unknown as { __zarisLab?: { store: typeof store; replayStore: typeof replayStore; refreshPanels: typeof refreshAllPanels; redraws: typeof redrawStats } }).__zarisLab = {
     store,
     replayStore,
     refreshPanels: refreshAllPanels,
+    redraws: redrawStats,
   };
 }
 

@@ -52,11 +52,12 @@ describe('time-aligned series', () => {
 
   it('puts both runs on one time axis, one row per second', () => {
     const rows = overlayRows(a, b);
-    expect(rows).toHaveLength(4);
-    expect(rows[0]).toEqual({ t: 0.5, aOk: a.throughput.series[0], bOk: b.throughput.series[0], aFailed: a.throughput.failed[0], bFailed: b.throughput.failed[0] });
+    expect(rows).toHaveLength(5); // 4 s, one row per second at its start, and the closing row at 4 s
+    expect(rows[4]?.t).toBe(4);
+    expect(rows[0]).toEqual({ t: 0, aOk: a.throughput.series[0], bOk: b.throughput.series[0], aFailed: a.throughput.failed[0], bFailed: b.throughput.failed[0] });
     const s = sideRows(a);
-    expect(s.parked).toHaveLength(4);
-    expect(s.split[1]).toEqual({ t: 1.5, healthy: a.throughput.healthy[1], affected: a.throughput.affected[1] });
+    expect(s.parked).toHaveLength(5);
+    expect(s.split[1]).toEqual({ t: 1, healthy: a.throughput.healthy[1], affected: a.throughput.affected[1] });
   });
 
   it('shares one nice y maximum across both sides', () => {

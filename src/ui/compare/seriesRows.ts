@@ -2,29 +2,36 @@
 import type { RunSummary } from '../../core/sim/runScenario';
 import type { TimeRow } from '../store/selectors';
 
-/** A vs B completed ops/s and failed ops/s, one row per second (t at the bucket middle, seconds) */
+/** a closing row: the last second's values again at its end (charts draw rows as steps to the next row) */
+function closed<T extends TimeRow>(rows: T[], sec: number): T[] {
+  const last = rows[rows.length - 1];
+  if (last !== undefined) rows.push({ ...last, t: last.t + sec });
+  return rows;
+}
+
+/** A vs B completed ops/s and failed ops/s, one row per second (t at the bucket start, seconds, plus a closing row) */
 export function overlayRows(a: RunSummary, b: RunSummary): TimeRow[] {
   const n = Math.max(a.throughput.series.length, b.throughput.series.length);
   const sec = a.throughput.bucketMs / 1000;
   const rows: TimeRow[] = [];
   for (let i = 0; i < n; i++) {
     rows.push({
-      t: (i + 0.5) * sec,
+      t: i * sec,
       aOk: a.throughput.series[i] ?? null,
       bOk: b.throughput.series[i] ?? null,
       aFailed: a.throughput.failed[i] ?? null,
       bFailed: b.throughput.failed[i] ?? null,
     });
   }
-  return rows;
+  return closed(rows, sec);
 }
 
 /** one run's parked operations by phase and throughput split, per second */
 export function sideRows(s: RunSummary): { readonly parked: TimeRow[]; readonly split: TimeRow[] } {
   const sec = s.throughput.bucketMs / 1000;
-  const parked = s.parked.attempt.map((_, i) => ({ t: (i + 0.5) * sec, attempt: s.parked.attempt[i] ?? 0, refreshWait: s.parked.refreshWait[i] ?? 0, backoff: s.parked.backoff[i] ?? 0 }));
-  const split = s.throughput.healthy.map((h, i) => ({ t: (i + 0.5) * sec, healthy: h, affected: s.throughput.affected[i] ?? 0 }));
-  return { parked, split };
+  const parked = s.parked.attempt.map((_, i) => ({ t: i * sec, attempt: s.parked.attempt[i] ?? 0, refreshWait: s.parked.refreshWait[i] ?? 0, backoff: s.parked.backoff[i] ?? 0 }));
+  const split = s.throughput.healthy.map((h, i) => ({ t: i * sec, healthy: h, affected: s.throughput.affected[i] ?? 0 }));
+  return { parked: closed(parked, sec), split: closed(split, sec) };
 }
 
 /** the largest value of `keys` (summed when stacked) over both runs' rows, for one shared y scale */

@@ -9,8 +9,8 @@ const SERIES: TimeSeries[] = (['p50', 'p95', 'p99'] as const).map((k) => ({ key:
 
 /** operation latency quantiles over time (log scale) */
 export function LatencyPanel() {
-  const { snap, domain, markers, empty } = useTimeWindow();
-  const rows = useMemo(() => selectLatencyQuantiles(snap), [snap]);
+  const { snap, domain, markers, plan, empty } = useTimeWindow();
+  const rows = useMemo(() => selectLatencyQuantiles(snap, plan), [snap, plan]);
   return (
     <ChartFrame
       title="Latency"

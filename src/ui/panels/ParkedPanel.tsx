@@ -11,8 +11,8 @@ const SERIES: TimeSeries[] = PHASES.map((p) => ({ key: p, ...PHASE_STYLE[p], kin
 
 /** where the in-flight operations (the workers) are parked */
 export function ParkedPanel() {
-  const { snap, domain, markers, empty } = useTimeWindow();
-  const rows = useMemo(() => selectParked(snap), [snap]);
+  const { snap, domain, markers, plan, empty } = useTimeWindow();
+  const rows = useMemo(() => selectParked(snap, plan), [snap, plan]);
   const now = snap.parkedNow;
   return (
     <ChartFrame

@@ -17,11 +17,11 @@ const CEILING_COLOR = '#f8fafc';
 
 /** one refresh, not a thundering herd: requests vs executed refreshes vs the debounce ceiling */
 export function RefreshPanel() {
-  const { snap, domain, markers, empty } = useTimeWindow();
+  const { snap, domain, markers, plan, empty } = useTimeWindow();
   const debounceMs = useDashboard((s) => s.clientConfig.refreshDebounceMs);
   const noDebounce = useDashboard((s) => s.clientConfig.bugs.noRefreshDebounce);
-  const rates = useMemo(() => selectRefreshRates(snap), [snap]);
-  const callers = useMemo(() => selectRefreshCallers(snap), [snap]);
+  const rates = useMemo(() => selectRefreshRates(snap, plan), [snap, plan]);
+  const callers = useMemo(() => selectRefreshCallers(snap, plan), [snap, plan]);
   const totals = useMemo(() => selectRefreshTotals(snap), [snap]);
   const ceiling = selectDebounceCeiling(debounceMs, noDebounce);
   const merged = totals.requested > 0 ? (100 * (totals.coalesced + totals.debounced)) / totals.requested : null;

@@ -14,9 +14,9 @@ const OVER = '#EE6677';
 
 /** how hard the client retries, how long it sleeps and why operations end */
 export function RetriesPanel() {
-  const { snap, domain, markers, empty } = useTimeWindow();
+  const { snap, domain, markers, plan, empty } = useTimeWindow();
   const budget = useDashboard((s) => (s.clientConfig.disableRetries ? 1 : s.clientConfig.maxAttempts));
-  const rate = useMemo(() => selectRetryRate(snap), [snap]);
+  const rate = useMemo(() => selectRetryRate(snap, plan), [snap, plan]);
   const perOp = useMemo(
     (): BarItem[] =>
       selectAttemptsPerOp(snap).map((b) => ({

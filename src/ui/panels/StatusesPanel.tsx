@@ -7,8 +7,8 @@ import { outcomeSeries, useTimeWindow } from './useTimeWindow';
 
 /** every attempt's answer per second, by status or transport error */
 export function StatusesPanel() {
-  const { snap, domain, markers, empty } = useTimeWindow();
-  const { rows, keys } = useMemo(() => selectAttemptStatuses(snap), [snap]);
+  const { snap, domain, markers, plan, empty } = useTimeWindow();
+  const { rows, keys } = useMemo(() => selectAttemptStatuses(snap, plan), [snap, plan]);
   const series = useMemo(() => outcomeSeries(keys, 'area', 'attempts'), [keys]);
   return (
     <ChartFrame

@@ -12,9 +12,9 @@ const SPLIT: TimeSeries[] = [
 
 /** operations completed per second by final outcome, and healthy vs fault-affected segments */
 export function ThroughputPanel() {
-  const { snap, domain, markers, empty } = useTimeWindow();
-  const byOutcome = useMemo(() => selectThroughputByOutcome(snap), [snap]);
-  const split = useMemo(() => selectThroughputSplit(snap), [snap]);
+  const { snap, domain, markers, plan, empty } = useTimeWindow();
+  const byOutcome = useMemo(() => selectThroughputByOutcome(snap, plan), [snap, plan]);
+  const split = useMemo(() => selectThroughputSplit(snap, plan), [snap, plan]);
   const series = useMemo(() => outcomeSeries(byOutcome.keys, 'area', 'ops'), [byOutcome.keys]);
   return (
     <ChartFrame

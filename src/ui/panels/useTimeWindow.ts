@@ -1,22 +1,42 @@
 import { useMemo } from 'react';
-import { selectFaultMarkers, selectTimeDomain } from '../store/selectors';
-import { useDashboard } from '../store/StoreContext';
+import { selectFaultMarkers, selectTimeDomain, type StepPlan } from '../store/selectors';
+import type { DashboardStore } from '../store/dashboardStore';
+import type { FaultMarker, TelemetrySnapshot } from '../store/snapshot';
+import { useDashboardStore } from '../store/StoreContext';
 import type { Outcome } from '../../core/domain/status';
 import { OUTCOME_STYLE } from '../theme/statusColors';
+import { MIN_STEP_MS, stepBucketsFor } from './chart/scale';
 import type { TimeSeries } from './chart/TimeChart';
 import { useTimeCursor } from './timeCursor';
 import { usePanelSnapshot } from './visibility';
 
-/** the published snapshot, the x domain and the fault markers every time chart shares (the replay's range when a time cursor is provided) */
+/**
+ * The published snapshot, the x domain, the fault markers and the step plan every time chart
+ * shares (the replay's range when a time cursor is provided). The markers are read when the
+ * snapshot is taken, not on every fault event: a fault then redraws the panels through the redraw
+ * queue with the next publish, instead of every chart at once in the event's task. The step plan
+ * draws steps of at least `MIN_STEP_MS` and at most `MAX_STEPS` per window and begins a step at every fault's bucket, so a
+ * fault's effect is never drawn before the fault.
+ */
 export function useTimeWindow() {
   const snap = usePanelSnapshot();
-  const faults = useDashboard((s) => s.faultMarkers);
+  const store = useDashboardStore();
   const cursor = useTimeCursor();
   const own = useMemo(() => selectTimeDomain(snap), [snap]);
   // a replay shows the whole run (or 60 s around its cursor) instead of the live window
   const domain = cursor?.domain ?? own;
+  const faults = useMemo(() => faultsAt(store, snap), [store, snap]);
   const markers = useMemo(() => selectFaultMarkers(faults, snap), [faults, snap]);
-  return { snap, domain, markers, empty: snap.window.length < 3 };
+  const breaks = useMemo(() => faults.map((m) => Math.floor(m.t / snap.bucketMs)), [faults, snap.bucketMs]);
+  const stepBuckets = stepBucketsFor(snap.window.length, MIN_STEP_MS / snap.bucketMs);
+  const plan = useMemo((): StepPlan => ({ stepBuckets, breaks }), [stepBuckets, breaks]);
+  return { snap, domain, markers, plan, empty: snap.window.length < 3 };
+}
+
+/** the fault markers when `snap` is taken (the snapshot is the memo key: markers follow the data they mark) */
+function faultsAt(store: DashboardStore, snap: TelemetrySnapshot): readonly FaultMarker[] {
+  void snap;
+  return store.getState().faultMarkers;
 }
 
 /** one series per outcome, styled from the one series config */

@@ -39,18 +39,19 @@ describe('time-series selectors', () => {
     const snap = snapOf([...steadyOps(200, 0, 10, 1), ...steadyOps(1, 2_500, 1, 999)]);
     const { rows, keys } = selectThroughputByOutcome(snap);
     expect(keys).toEqual(['Ok']);
-    expect(rows.map((r) => r.t)).toEqual([0.25, 0.75, 1.25, 1.75, 2.25]); // drawn mid-step
+    expect(rows.map((r) => r.t)).toEqual([0, 0.5, 1, 1.5, 2, 2.5]); // each step at its start, then the closing row at the end of the last step
     expect(rows.slice(0, 4).map((r) => r.Ok)).toEqual([100, 100, 100, 100]);
     expect(rows[4]?.Ok).toBe(0);
+    expect(rows[5]).toEqual({ ...rows[4], t: 2.5 });
     expect(selectTimeDomain(snap)).toEqual([0, 2.5]);
-    expect(selectThroughputSplit(snap)[0]).toEqual({ t: 0.25, healthy: 100, affected: 0 });
+    expect(selectThroughputSplit(snap)[0]).toEqual({ t: 0, healthy: 100, affected: 0 });
   });
 
   it('lists only outcomes seen in the window and counts attempts by outcome', () => {
     const snap = snapOf([...retriedOp(), ...steadyOps(1, 1_200, 1, 50)]);
     const { rows, keys } = selectAttemptStatuses(snap);
     expect(keys).toEqual(['Ok', 'Moved']);
-    expect(rows[0]).toMatchObject({ t: 0.25, Moved: 4, Ok: 2 }); // 2 Moved + 1 Ok in the first 0.5 s = 4/s + 2/s
+    expect(rows[0]).toMatchObject({ t: 0, Moved: 4, Ok: 2 }); // 2 Moved + 1 Ok in the first 0.5 s = 4/s + 2/s
   });
 
   it('summarises retries: attempts-per-op histogram, backoff by status, callers per refresh', () => {
@@ -64,14 +65,28 @@ describe('time-series selectors', () => {
       { outcome: 'Moved', count: 1, meanMs: 100, maxMs: 100 },
       { outcome: 'Migrating', count: 1, meanMs: 800, maxMs: 800 },
     ]);
-    expect(selectRefreshCallers(snap)[0]).toEqual({ t: 0.25, mean: 2, max: 2 });
-    expect(selectRefreshCallers(snap)[1]).toEqual({ t: 0.75, mean: null, max: null });
+    expect(selectRefreshCallers(snap)[0]).toEqual({ t: 0, mean: 2, max: 2 });
+    expect(selectRefreshCallers(snap)[1]).toEqual({ t: 0.5, mean: null, max: null });
+  });
+
+  it("begins a step at every break (a fault's bucket), so nothing after the fault is drawn before it", () => {
+    // 100 ops/s for 1.3 s, then 300 ops/s from 1.3 s (the "fault" bucket 13) to 2 s
+    const snap = snapOf([...steadyOps(130, 0, 10, 1), ...steadyOps(210, 1_300, 10 / 3, 500), ...steadyOps(1, 2_500, 1, 999)]);
+    const plain = selectThroughputByOutcome(snap).rows;
+    // without the break, the step 1.0–1.5 s mixes both rates and draws the rise from 1.0 s
+    expect(plain.find((r) => r.t === 1)?.Ok).toBeGreaterThan(100);
+    const cut = selectThroughputByOutcome(snap, { stepBuckets: 5, breaks: [13] }).rows;
+    expect(cut.map((r) => r.t)).toEqual([0, 0.5, 1, 1.3, 1.5, 2, 2.5]);
+    expect(cut.find((r) => r.t === 1)?.Ok).toBe(100); // 1.0–1.3 s: before the break, the old rate only
+    expect(cut.find((r) => r.t === 1.3)?.Ok).toBeGreaterThan(250);
+    // a break outside the window changes nothing
+    expect(selectThroughputByOutcome(snap, { stepBuckets: 5, breaks: [9_999] }).rows).toEqual(plain);
   });
 
   it('gives the parked gauge at the end of each step', () => {
     const snap = snapOf([...retriedOp(), ...steadyOps(1, 1_200, 1, 50)]);
-    expect(selectParked(snap)[0]).toEqual({ t: 0.25, attempt: 0, refreshWait: 0, backoff: 1 });
-    expect(selectParked(snap)[1]).toEqual({ t: 0.75, attempt: 0, refreshWait: 0, backoff: 0 });
+    expect(selectParked(snap)[0]).toEqual({ t: 0, attempt: 0, refreshWait: 0, backoff: 1 });
+    expect(selectParked(snap)[1]).toEqual({ t: 0.5, attempt: 0, refreshWait: 0, backoff: 0 });
   });
 
   it('estimates latency quantiles from the log histogram within one bin', () => {

@@ -1,9 +1,13 @@
 /**
  * Named pure selectors: immutable snapshots → chart rows. Time rows are
  * grouped into steps aligned to absolute bucket numbers (so rows do not
- * jitter as the window slides) and drawn at the middle of their step; the
- * bucket still filling is left out, and
- * rates are per second of the complete buckets a step holds.
+ * jitter as the window slides); a row's `t` is its step's start and the
+ * chart draws it as a step to the next row (true to time: a change is never
+ * drawn before the bucket it happened in), with one closing row at the end
+ * of the last step. A step also begins at every break (the bucket of a
+ * fault), so a fault's effect starts at its own bucket, not at the start of
+ * the step around it. The bucket still filling is left out, and rates are
+ * per second of the complete buckets a step holds.
  */
 import { OUTCOMES, type Outcome } from '../../core/domain/status';
 import { END_REASONS, type EndReason } from '../../core/telemetry/events';
@@ -11,34 +15,56 @@ import type { BucketWindow } from './bucketRing';
 import { ATTEMPT_BIN_LABELS, ATTEMPT_BIN_LOW, latencyBinValue, LATENCY_BINS, METRIC_WIDTH, PHASES, REFRESH_KINDS, type Metric, type Phase, type RefreshKind } from './layout';
 import type { FaultMarker, TelemetrySnapshot } from './snapshot';
 
-/** one chart row: `t` in seconds since the session started, then one value per series (null = no data) */
+/** one chart row: `t` in seconds since the session started (its step's start), then one value per series (null = no data) */
 export type TimeRow = { readonly t: number } & Readonly<Record<string, number | null>>;
 
 /** buckets per chart step (5 × 100 ms = 500 ms → 120 rows for 60 s) */
 export const DEFAULT_STEP_BUCKETS = 5;
 
+/** how rows are cut into steps: buckets per step, and absolute bucket numbers where a step must begin */
+export interface StepPlan {
+  readonly stepBuckets: number;
+  readonly breaks?: readonly number[];
+}
+
+/** a step count or a plan (a bare number: no breaks) */
+export type Steps = number | StepPlan;
+
 interface Step {
-  /** the row's time: the middle of the step's complete buckets, seconds */
+  /** the step's start, seconds */
   readonly t: number;
   /** window offsets of its complete buckets */
   readonly offsets: readonly number[];
 }
 
-function stepsOf(w: BucketWindow, stepBuckets: number, bucketMs: number): Step[] {
+function stepsOf(w: BucketWindow, steps: Steps, bucketMs: number): Step[] {
+  const plan: StepPlan = typeof steps === 'number' ? { stepBuckets: steps } : steps;
+  const stepBuckets = Math.max(1, Math.floor(plan.stepBuckets));
   const lastComplete = w.firstBucket + w.length - 2; // the head bucket is still filling
   const out: Step[] = [];
   if (w.length < 2) return out;
-  let group = Math.floor(w.firstBucket / stepBuckets);
-  for (;;) {
-    const start = group * stepBuckets;
-    if (start > lastComplete) break;
-    const offsets: number[] = [];
-    for (let b = Math.max(start, w.firstBucket); b < start + stepBuckets && b <= lastComplete; b++) offsets.push(b - w.firstBucket);
-    const from = (offsets[0] as number) + w.firstBucket;
-    out.push({ t: ((from + offsets.length / 2) * bucketMs) / 1000, offsets });
-    group++;
+  const breaks = new Set(plan.breaks ?? []);
+  let offsets: number[] = [];
+  const close = () => {
+    if (offsets.length === 0) return;
+    out.push({ t: (((offsets[0] as number) + w.firstBucket) * bucketMs) / 1000, offsets });
+    offsets = [];
+  };
+  for (let b = w.firstBucket; b <= lastComplete; b++) {
+    if (b % stepBuckets === 0 || breaks.has(b)) close();
+    offsets.push(b - w.firstBucket);
   }
+  close();
   return out;
+}
+
+/** rows plus the closing row: the last step's values again at its end, so the last step is drawn its full width */
+function closed(w: BucketWindow, bucketMs: number, rows: TimeRow[]): TimeRow[] {
+  const last = rows[rows.length - 1];
+  if (last === undefined) return rows;
+  const end = ((w.firstBucket + w.length - 1) * bucketMs) / 1000;
+  rows.push({ ...last, t: end });
+  return rows;
 }
 
 function sumAt(w: BucketWindow, m: Metric, offsets: readonly number[], k: number): number {
@@ -49,13 +75,14 @@ function sumAt(w: BucketWindow, m: Metric, offsets: readonly number[], k: number
   return s;
 }
 
-function rateRows<K extends string>(snap: TelemetrySnapshot, m: Metric, keys: readonly K[], index: (k: K) => number, stepBuckets: number): TimeRow[] {
-  return stepsOf(snap.window, stepBuckets, snap.bucketMs).map((st) => {
+function rateRows<K extends string>(snap: TelemetrySnapshot, m: Metric, keys: readonly K[], index: (k: K) => number, steps: Steps): TimeRow[] {
+  const rows = stepsOf(snap.window, steps, snap.bucketMs).map((st) => {
     const secs = (st.offsets.length * snap.bucketMs) / 1000;
     const row: Record<string, number> = { t: st.t };
     for (const k of keys) row[k] = sumAt(snap.window, m, st.offsets, index(k)) / secs;
     return row as TimeRow;
   });
+  return closed(snap.window, snap.bucketMs, rows);
 }
 
 /** the window's total of value `k` of metric `m` */
@@ -79,53 +106,55 @@ export function selectTimeDomain(snap: TelemetrySnapshot): readonly [number, num
 }
 
 /** operations ended per second, by final outcome (only outcomes seen in the window) */
-export function selectThroughputByOutcome(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): { rows: TimeRow[]; keys: Outcome[] } {
+export function selectThroughputByOutcome(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): { rows: TimeRow[]; keys: Outcome[] } {
   const keys = presentOutcomes(snap.window, 'opsByOutcome');
-  return { rows: rateRows(snap, 'opsByOutcome', keys, (k) => OUTCOMES.indexOf(k), stepBuckets), keys };
+  return { rows: rateRows(snap, 'opsByOutcome', keys, (k) => OUTCOMES.indexOf(k), steps), keys };
 }
 
 /** operations ended per second on healthy vs fault-affected segments */
-export function selectThroughputSplit(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
+export function selectThroughputSplit(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
   const keys = ['healthy', 'affected'] as const;
-  return rateRows(snap, 'opsBySplit', keys, (k) => keys.indexOf(k), stepBuckets);
+  return rateRows(snap, 'opsBySplit', keys, (k) => keys.indexOf(k), steps);
 }
 
 /** attempts ended per second, by outcome (status or error) */
-export function selectAttemptStatuses(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): { rows: TimeRow[]; keys: Outcome[] } {
+export function selectAttemptStatuses(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): { rows: TimeRow[]; keys: Outcome[] } {
   const keys = presentOutcomes(snap.window, 'attemptsByOutcome');
-  return { rows: rateRows(snap, 'attemptsByOutcome', keys, (k) => OUTCOMES.indexOf(k), stepBuckets), keys };
+  return { rows: rateRows(snap, 'attemptsByOutcome', keys, (k) => OUTCOMES.indexOf(k), steps), keys };
 }
 
 /** retries (attempts after the first) per second */
-export function selectRetryRate(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
-  return rateRows(snap, 'retries', ['retries'], () => 0, stepBuckets);
+export function selectRetryRate(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
+  return rateRows(snap, 'retries', ['retries'], () => 0, steps);
 }
 
 /** refresh events per second by kind */
-export function selectRefreshRates(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
-  return rateRows<RefreshKind>(snap, 'refresh', REFRESH_KINDS, (k) => REFRESH_KINDS.indexOf(k), stepBuckets);
+export function selectRefreshRates(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
+  return rateRows<RefreshKind>(snap, 'refresh', REFRESH_KINDS, (k) => REFRESH_KINDS.indexOf(k), steps);
 }
 
 /** callers served per executed refresh: mean and max per step (null when none ended) */
-export function selectRefreshCallers(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
+export function selectRefreshCallers(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
   const w = snap.window;
-  return stepsOf(w, stepBuckets, snap.bucketMs).map((st) => {
+  const rows = stepsOf(w, steps, snap.bucketMs).map((st) => {
     const n = sumAt(w, 'refreshCallers', st.offsets, 0);
     let max = 0;
     for (const o of st.offsets) max = Math.max(max, w.cols.refreshCallers[o * 3 + 2] as number);
     return { t: st.t, mean: n > 0 ? sumAt(w, 'refreshCallers', st.offsets, 1) / n : null, max: n > 0 ? max : null };
   });
+  return closed(w, snap.bucketMs, rows);
 }
 
 /** in-flight operations by phase (the gauge at the end of each step) */
-export function selectParked(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
+export function selectParked(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
   const w = snap.window;
-  return stepsOf(w, stepBuckets, snap.bucketMs).map((st) => {
+  const rows = stepsOf(w, steps, snap.bucketMs).map((st) => {
     const last = st.offsets[st.offsets.length - 1] as number;
     const row: Record<string, number> = { t: st.t };
     PHASES.forEach((p: Phase, i) => (row[p] = w.cols.parked[last * PHASES.length + i] as number));
     return row as TimeRow;
   });
+  return closed(w, snap.bucketMs, rows);
 }
 
 /** the q-quantile (0..1) of a latency histogram held in `counts`, ms; null when empty */
@@ -143,14 +172,15 @@ export function histogramQuantile(counts: ArrayLike<number>, q: number): number 
 }
 
 /** operation latency p50 / p95 / p99 per step, ms (from per-bucket log histograms) */
-export function selectLatencyQuantiles(snap: TelemetrySnapshot, stepBuckets = DEFAULT_STEP_BUCKETS): TimeRow[] {
+export function selectLatencyQuantiles(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
   const w = snap.window;
   const merged = new Float64Array(LATENCY_BINS);
-  return stepsOf(w, stepBuckets, snap.bucketMs).map((st) => {
+  const rows = stepsOf(w, steps, snap.bucketMs).map((st) => {
     merged.fill(0);
     for (const o of st.offsets) for (let k = 0; k < LATENCY_BINS; k++) merged[k] = (merged[k] as number) + (w.cols.latency[o * LATENCY_BINS + k] as number);
     return { t: st.t, p50: histogramQuantile(merged, 0.5), p95: histogramQuantile(merged, 0.95), p99: histogramQuantile(merged, 0.99) };
   });
+  return closed(w, snap.bucketMs, rows);
 }
 
 /** attempts-per-operation histogram over the window (`low` = fewest attempts in the bin) */

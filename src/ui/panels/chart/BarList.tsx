@@ -36,7 +36,8 @@ function BarListImpl({ items, unit, layout = 'rows', label }: BarListProps) {
         {items.map((i) => (
           <div key={i.key} className={`hcol ${i.mark ? 'marked' : ''}`} title={`${i.label}: ${formatNumber(i.value)} ${unit}`} data-mark={i.mark}>
             <span className="hval">{i.value > 0 ? formatNumber(i.value) : ''}</span>
-            <span className="hbar" style={{ height: pct(i.value), background: i.color }} />
+            {/* a zero draws nothing (an empty bin is not a stub in the bin's colour) */}
+            {i.value > 0 ? <span className="hbar" style={{ height: pct(i.value), background: i.color }} /> : <span className="hbar empty" />}
             <span className="hlabel">{i.label}</span>
           </div>
         ))}
@@ -50,7 +51,7 @@ function BarListImpl({ items, unit, layout = 'rows', label }: BarListProps) {
           <span className="blabel">{i.label}</span>
           <span className="btrack">
             {i.ghost !== undefined ? <span className="bghost" style={{ width: pct(i.ghost), background: i.color }} /> : null}
-            <span className="bfill" style={{ width: pct(i.value), background: i.color }} />
+            {i.value > 0 ? <span className="bfill" style={{ width: pct(i.value), background: i.color }} /> : null}
           </span>
           <span className="bvalue">
             {formatNumber(i.value)} <small>{unit}</small>

@@ -26,13 +26,3 @@ export function tooltipProps(unit: string, labelFormatter?: (label: unknown) => 
     ...(labelFormatter ? { labelFormatter } : {}),
   };
 }
-
-/** label lane per marker: markers closer than `minGap` seconds stack their labels downwards (3 lanes, then repeat) */
-export function markerLanes(secs: readonly number[], minGap: number): number[] {
-  const lanes: number[] = [];
-  secs.forEach((s, i) => {
-    const prev = secs[i - 1];
-    lanes.push(i > 0 && prev !== undefined && s - prev < minGap ? ((lanes[i - 1] as number) + 1) % 3 : 0);
-  });
-  return lanes;
-}

@@ -1,0 +1,161 @@
+/**
+ * Pure helpers behind every time chart: nice y ticks that cover the data,
+ * how many buckets one drawn step holds (decimation to the chart's pixels),
+ * and where fault-marker labels go so none overlaps another or leaves the
+ * chart. Pure and unit-tested (`scale.test.ts`); `TimeChart` only draws.
+ */
+
+/** y ticks from 0: a nice step (1, 2 or 5 × 10^k) and a top that covers `max` */
+export interface YTicks {
+  readonly top: number;
+  readonly ticks: readonly number[];
+}
+
+/** the smallest of 1, 2, 5 × 10^k that is ≥ raw */
+export function niceStep(raw: number): number {
+  if (!(raw > 0) || !Number.isFinite(raw)) return 1;
+  const exp = Math.floor(Math.log10(raw));
+  const base = 10 ** exp;
+  for (const m of [1, 2, 5, 10]) {
+    // the float product can land a hair under raw (e.g. 0.1 × 3): compare with a relative tolerance
+    const step = m * base;
+    if (step >= raw * (1 - 1e-9)) return +step.toPrecision(12);
+  }
+  return 10 * base;
+}
+
+/** linear ticks 0, s, 2s, … up to the first multiple of s at or above `max`, with at most `target` + 1 ticks */
+export function niceTicks(max: number, target = 4): YTicks {
+  if (!(max > 0) || !Number.isFinite(max)) return { top: 1, ticks: [0, 1] };
+  const step = niceStep(max / target);
+  const n = Math.max(1, Math.ceil(max / step - 1e-9));
+  const ticks: number[] = [];
+  for (let i = 0; i <= n; i++) ticks.push(+(i * step).toPrecision(12));
+  return { top: ticks[n] as number, ticks };
+}
+
+/** log ticks: the powers of ten from below `min` to at or above `max` (both > 0), at least one decade */
+export function logTicks(min: number, max: number): { readonly domain: readonly [number, number]; readonly ticks: readonly number[] } {
+  const lo = min > 0 && Number.isFinite(min) ? Math.floor(Math.log10(min) + 1e-9) : 0;
+  const hiRaw = max > 0 && Number.isFinite(max) ? Math.ceil(Math.log10(max) - 1e-9) : lo + 1;
+  const hi = Math.max(lo + 1, hiRaw);
+  const ticks: number[] = [];
+  for (let e = lo; e <= hi; e++) ticks.push(+(10 ** e).toPrecision(12));
+  return { domain: [ticks[0] as number, ticks[ticks.length - 1] as number], ticks };
+}
+
+/** a row of a time chart: `t` in seconds, then one value per series */
+export type ChartRow = { readonly t: number } & Readonly<Record<string, number | null>>;
+
+/**
+ * The largest value drawn: per row the sum of each stack's series (a stacked
+ * area's top) or the series alone, and horizontal reference lines.
+ */
+export function dataMax(rows: readonly ChartRow[], series: readonly { readonly key: string; readonly stack?: string | undefined }[], refs: readonly number[] = []): number {
+  let max = 0;
+  for (const r of refs) if (r > max) max = r;
+  const stacks = new Map<string, number>();
+  for (const row of rows) {
+    stacks.clear();
+    for (const s of series) {
+      const v = row[s.key];
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      if (s.stack === undefined) {
+        if (v > max) max = v;
+      } else {
+        const sum = (stacks.get(s.stack) ?? 0) + v;
+        stacks.set(s.stack, sum);
+        if (sum > max) max = sum;
+      }
+    }
+  }
+  return max;
+}
+
+/** the smallest positive value drawn (log scales), or null */
+export function dataMinPositive(rows: readonly ChartRow[], keys: readonly string[]): number | null {
+  let min = Infinity;
+  for (const row of rows)
+    for (const k of keys) {
+      const v = row[k];
+      if (typeof v === 'number' && v > 0 && v < min) min = v;
+    }
+  return min === Infinity ? null : min;
+}
+
+/**
+ * A chart with nothing to show but zeros and gaps draws the same picture whatever its time range:
+ * per series '0' (some zero, no other value) or '-' (only gaps); null when any series has a value.
+ */
+export function blankSignature(rows: readonly ChartRow[], series: readonly { readonly key: string }[]): string | null {
+  let sig = '';
+  for (const s of series) {
+    let zero = false;
+    for (const r of rows) {
+      const v = r[s.key];
+      if (v === 0) zero = true;
+      else if (v !== null && v !== undefined) return null;
+    }
+    sig += zero ? '0' : '-';
+  }
+  return sig;
+}
+
+/** steps a chart draws at most over its window: ≥ 3 px per step on a half-width chart at 1280 px, and a bounded Recharts cost */
+export const MAX_STEPS = 120;
+
+/** the shortest step drawn, ms: a 100 ms bucket holds a few client batches, so its rate is mostly batching noise */
+export const MIN_STEP_MS = 500;
+
+/**
+ * Buckets per drawn step: at least `minBuckets`, and enough that a window of `windowBuckets` draws
+ * at most `maxSteps` steps (a longer window is decimated, never drawn point per bucket).
+ */
+export function stepBucketsFor(windowBuckets: number, minBuckets = 1, maxSteps = MAX_STEPS): number {
+  return Math.max(1, Math.ceil(minBuckets), Math.ceil(Math.max(0, windowBuckets) / Math.max(1, maxSteps)));
+}
+
+/** a fault marker's label, laid out */
+export interface PlacedLabel {
+  /** x of the text's start, px in the chart's SVG */
+  readonly x: number;
+  /** 0 = the top lane */
+  readonly lane: number;
+  /** false: no room in any lane (the line is drawn, its label left out) */
+  readonly shown: boolean;
+  /** the label's horizontal extent, px */
+  readonly left: number;
+  readonly right: number;
+}
+
+/** px between a marker line and its label, and between two labels in a lane */
+const PAD = 4;
+const GAP = 6;
+
+/**
+ * Places each marker's label (markers in time order) beside its line inside
+ * [plotLeft, chartRight]: to the right of the line if it fits, else to the
+ * left; in the first lane where it does not touch the previous label; when
+ * every lane is taken the label is left out (`shown: false`), never drawn
+ * over another or cut at an edge.
+ */
+export function layoutMarkerLabels(items: readonly { readonly x: number; readonly width: number }[], plotLeft: number, chartRight: number, maxLanes = 3): PlacedLabel[] {
+  const laneEnd: number[] = [];
+  return items.map(({ x, width }) => {
+    const rightSide = x + PAD + width <= chartRight;
+    let left = rightSide ? x + PAD : x - PAD - width;
+    if (left < plotLeft) left = plotLeft;
+    const right = left + width;
+    const fits = right <= chartRight;
+    let lane = -1;
+    if (fits)
+      for (let l = 0; l < maxLanes; l++)
+        if ((laneEnd[l] ?? -Infinity) + GAP <= left) {
+          lane = l;
+          break;
+        }
+    if (lane < 0) return { x: left, lane: 0, shown: false, left, right };
+    laneEnd[lane] = right;
+    return { x: left, lane, shown: true, left, right };
+  });
+}
