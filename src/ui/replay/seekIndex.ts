@@ -27,7 +27,7 @@ import type { FaultMarker, LoggedEvent, TelemetrySnapshot } from '../store/snaps
 import { TelemetryAggregator, type AggregatorCheckpoint } from '../store/telemetryAggregator';
 
 /** events between checkpoints (a seek folds at most this plus one bucket) */
-export const CHECKPOINT_EVENTS = 8192;
+export const CHECKPOINT_EVENTS = 4096;
 
 const OP_START = EVENT_TYPES.indexOf('op.start');
 const ATTEMPT_START = EVENT_TYPES.indexOf('attempt.start');
@@ -127,7 +127,7 @@ export class SeekIndex {
     this.checkpointEvents = Math.max(1, options.checkpointEvents ?? CHECKPOINT_EVENTS);
     const buckets = Math.floor(Math.max(durationMs, tape.endT) / BUCKET_MS) + 2;
     this.whole = new TelemetryAggregator(() => config, { buckets, onViolation: (tally, op) => this.violation(tally, op) });
-    this.seeker = new TelemetryAggregator(() => config, { checkInvariants: false });
+    this.seeker = new TelemetryAggregator(() => config, { checkInvariants: false, keepLog: false });
     this.build();
     this.wholeRun = tape.length === 0 ? null : this.reportAt(tape.length);
   }
@@ -218,14 +218,14 @@ export class SeekIndex {
     const n = this.tape.indexAfter(cursorMs);
     const cp = this.checkpointBefore(n);
     const seeker = this.seeker;
+    seeker.restore(cp, this.whole.ring);
+    this.tape.forEachSlice(cp.index, n, (b) => seeker.ingestBatch(b));
     const log: LoggedEvent[] = [];
-    const logFrom = Math.max(0, cp.index - LOG_CAPACITY);
-    let seq = logFrom;
-    this.tape.forEachSlice(logFrom, cp.index, (b) => {
+    let seq = Math.max(0, n - LOG_CAPACITY);
+    this.tape.forEachSlice(seq, n, (b) => {
       for (let i = 0; i < b.n; i++) log.push({ seq: seq++, event: decodeEvent(b, i) });
     });
-    seeker.restore(cp, this.whole.ring, log);
-    this.tape.forEachSlice(cp.index, n, (b) => seeker.ingestBatch(b));
+    seeker.setLog(log);
     const snapshot = seeker.snapshot(n === 0 ? null : this.reportAt(n));
     return {
       cursorMs,

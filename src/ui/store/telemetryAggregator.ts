@@ -37,6 +37,8 @@ export interface AggregatorOptions {
   readonly checkInvariants?: boolean;
   /** told of every violation the checker finds */
   readonly onViolation?: ViolationListener;
+  /** keep the event log (default true; a replay seek sets it from its tape) */
+  readonly keepLog?: boolean;
 }
 
 /**
@@ -99,20 +101,23 @@ export class TelemetryAggregator {
 
   /**
    * Resumes from `cp`: the ring's buckets up to `cp.head` are copied from
-   * `buckets` (a ring that holds the whole run), the log gets `log` (the
-   * events just before the checkpoint). The invariant checker is not
-   * restored: an aggregator that resumes runs without one.
+   * `buckets` (a ring that holds the whole run). The invariant checker is
+   * not restored: an aggregator that resumes runs without one.
    */
-  restore(cp: AggregatorCheckpoint, buckets: BucketRing, log: readonly LoggedEvent[]): void {
+  restore(cp: AggregatorCheckpoint, buckets: BucketRing): void {
     if (this.checking) throw new Error('TelemetryAggregator.restore: only without the invariant checker');
     this.ring.loadWindow(buckets, cp.head);
     this.tracker.load(cp.tracker);
-    this.log.clear();
-    for (const e of log) this.log.push(e);
     this.affected.clear();
     for (const s of cp.affected) this.affected.add(s);
     Object.assign(this.totals, cp.totals);
     this.faults = cp.faults;
+  }
+
+  /** replaces the event log (the most recent events, oldest first) */
+  setLog(log: readonly LoggedEvent[]): void {
+    this.log.clear();
+    for (const e of log) this.log.push(e);
   }
 
   /** test helper path: encodes with the real codec, then folds */
@@ -126,7 +131,7 @@ export class TelemetryAggregator {
     const ring = this.ring;
     const tr = this.tracker;
     const tot = this.totals;
-    const logFrom = b.n - LOG_CAPACITY;
+    const logFrom = this.options.keepLog === false ? b.n : b.n - LOG_CAPACITY;
     // The parked gauge of a bucket is the in-flight count after its last event: it is written
     // when the stream moves to another bucket (before the ring may advance and carry it forward)
     // and at the end of the batch, rather than after every event.

@@ -65,7 +65,7 @@ export function TimelinePanel(props: TimelinePanelProps) {
     [props, bounds],
   );
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the story grows with the feed
-  const story = useMemo(() => (selectedOp === null ? null : feed.recorder.story(selectedOp)), [feed, selectedOp, version]);
+  const story = useMemo(() => (selectedOp === null ? null : feed.query.story(selectedOp)), [feed, selectedOp, version]);
 
   const sceneOptions = (): SceneOptions => {
     const canvas = wrap.current?.querySelector('canvas.tl-canvas');
@@ -82,8 +82,8 @@ export function TimelinePanel(props: TimelinePanelProps) {
     });
   const name = (ext: string) => exportFileName(identity, title, ext, viewport);
   const exports = [
-    { label: 'PNG', title: 'Save the timeline as PNG with a caption (scenario, seed, config, verdict, time range)', testId: `${testId}-export-png`, run: async () => downloadBlob(await timelinePng({ query: feed.recorder, retried: feed.retried, options: sceneOptions(), caption: caption() }), name('png')) },
-    { label: 'SVG', title: 'Save the timeline as SVG (vector) with a caption', testId: `${testId}-export-svg`, run: async () => downloadText(timelineSvg({ query: feed.recorder, retried: feed.retried, options: sceneOptions(), caption: caption() }), name('svg'), 'image/svg+xml') },
+    { label: 'PNG', title: 'Save the timeline as PNG with a caption (scenario, seed, config, verdict, time range)', testId: `${testId}-export-png`, run: async () => downloadBlob(await timelinePng({ query: feed.query, retried: feed.retriedAt, options: sceneOptions(), caption: caption() }), name('png')) },
+    { label: 'SVG', title: 'Save the timeline as SVG (vector) with a caption', testId: `${testId}-export-svg`, run: async () => downloadText(timelineSvg({ query: feed.query, retried: feed.retriedAt, options: sceneOptions(), caption: caption() }), name('svg'), 'image/svg+xml') },
   ];
   const zoom = (action: 'zoomIn' | 'zoomOut' | 'reset') => setViewport(applyKey(viewport, action, bounds));
   const span = viewport.t1 - viewport.t0;
