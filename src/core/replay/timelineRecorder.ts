@@ -7,7 +7,7 @@
  * factor of 2^k). Refresh spans, faults and topology are always kept.
  */
 import type { ClusterEvent, TelemetrySink, ZarisEvent } from '../telemetry/events';
-import { eventOutcome, outcomeCode, SEG, STRIDE, storyOf, WAIT_HOW, type OpRecord, type OpStory, type WaitHow } from './opRecord';
+import { eventOutcome, outcomeCode, SEG, STRIDE, storyOf, WAIT_HOW, type OpRecord, type OpStory, type RefreshLookup, type WaitHow } from './opRecord';
 import { keepsOp } from './opSampling';
 import { laneView, type LaneMode, type LanesResult } from './timelineLanes';
 
@@ -338,7 +338,7 @@ export class TimelineRecorder implements TelemetrySink {
       const c = asOf === Infinity ? r : clipRecord(r, asOf);
       if (c !== null) candidates.push(c);
     }
-    return laneView(mode, candidates, t0, t1, Math.max(0, Math.floor(maxLanes)), Math.min(this.lastT, asOf), 2 ** this.k);
+    return laneView(mode, candidates, t0, t1, Math.max(0, Math.floor(maxLanes)), Math.min(this.lastT, asOf), 2 ** this.k, this.lookup(asOf));
   }
 
   /** executed refreshes intersecting [t0, t1] */
@@ -374,7 +374,12 @@ export class TimelineRecorder implements TelemetrySink {
     if (r === undefined) return null;
     const rec = asOf === Infinity ? r : clipRecord(r, asOf);
     if (rec === null) return null;
-    return storyOf(rec, {
+    return storyOf(rec, this.lookup(asOf));
+  }
+
+  /** the run's refreshes as the stories and lanes name them, as of `asOf` */
+  private lookup(asOf: number): RefreshLookup {
+    return {
       ok: (id) => {
         const s = this.spanById.get(id);
         return s === undefined || s.open || s.t1 > asOf ? null : s.ok;
@@ -388,6 +393,6 @@ export class TimelineRecorder implements TelemetrySink {
         }
         return best;
       },
-    });
+    };
   }
 }

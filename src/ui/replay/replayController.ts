@@ -131,7 +131,7 @@ export class ReplayController {
   /** the clock, the scrubber and the timeline follow every frame; the panels get it now, or once a drag rests */
   private onFrame(frame: SeekFrame, status: ReplayStatus): void {
     const now = this.now();
-    this.ui.setState({ status, budget: frame.budget });
+    this.ui.setState({ status });
     this.feed.setCursor(frame.cursorMs);
     this.pending = frame;
     const quick = now - this.lastFrameAt < SETTLE_MS && !status.playing;
@@ -148,6 +148,7 @@ export class ReplayController {
     if (f === null) return;
     this.pending = null;
     this.dashboard.getState().showFrame(f.snapshot, f.faults, f.clusterView, f.clientView);
+    this.ui.setState({ budget: f.budget });
     if (this.seekStartedAt !== null) this.ui.setState({ lastSeekMs: this.now() - this.seekStartedAt });
     this.seekStartedAt = null;
   }

@@ -66,6 +66,8 @@ export function TimelinePanel(props: TimelinePanelProps) {
   );
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the story grows with the feed
   const story = useMemo(() => (selectedOp === null ? null : feed.query.story(selectedOp)), [feed, selectedOp, version]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- how it ends (the whole recording), beside where it stands at the cursor
+  const finalStory = useMemo(() => (selectedOp === null ? null : feed.recorder.story(selectedOp)), [feed, selectedOp, version]);
 
   const sceneOptions = (): SceneOptions => {
     const canvas = wrap.current?.querySelector('canvas.tl-canvas');
@@ -146,7 +148,7 @@ export function TimelinePanel(props: TimelinePanelProps) {
           />
           {showOverview ? <Overview feed={feed} viewport={viewport} bounds={bounds} onViewport={setViewport} cursorMs={cursorMs} /> : null}
         </div>
-        {story ? <OpStoryView story={story} onClose={() => setSelectedOp(null)} /> : null}
+        {story ? <OpStoryView story={story} final={finalStory} cursorMs={feed.cursorMs === Infinity ? null : feed.cursorMs} onClose={() => setSelectedOp(null)} /> : null}
         {selectedOp !== null && story === null ? (
           <p className="panel-hint">Operation {selectedOp} was not recorded (sampled out).</p>
         ) : null}

@@ -71,6 +71,6 @@ export function laneOfStory(st: OpStory, now: number): Lane {
     ops: [{ op, kind: st.kind, key: st.key, t0: st.startMs, t1: st.endMs ?? now, outcome: st.outcome }],
     bars: st.attempts.map((a) => ({ t0: a.startMs, t1: a.endMs ?? now, outcome: a.outcome, attempt: a.attempt, node: a.node, epoch: a.epoch, op })),
     gaps: st.backoffs.map((b) => ({ t0: b.startMs, t1: b.endMs, delayMs: b.delayMs, status: b.outcome, op })),
-    waits: st.refreshWaits.map((w) => ({ t0: w.requestMs, t1: w.resumedMs ?? now, refresh: w.refresh, coalesced: w.coalesced, how: w.how, abandoned: w.abandoned, op })),
+    waits: st.refreshWaits.map((w) => ({ t0: w.requestMs, t1: w.resumedMs ?? now, refresh: w.refresh, refreshNo: w.refreshNo, coalesced: w.coalesced, how: w.how, abandoned: w.abandoned, op })),
   };
 }
