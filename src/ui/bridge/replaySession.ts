@@ -23,8 +23,8 @@ export interface ReplayListener extends SessionListener {
   onProgress?(fraction: number): void;
   /** the run is recorded and indexed */
   onLoaded?(info: RunInfo): void;
-  /** the state at the cursor */
-  onFrame?(frame: SeekFrame, status: ReplayStatus): void;
+  /** the state at the cursor (`computeMs`: wall ms the worker took to compute it) */
+  onFrame?(frame: SeekFrame, status: ReplayStatus, computeMs: number): void;
 }
 
 /** one message from the replay worker, to the listener */
@@ -45,7 +45,7 @@ export function dispatchReplayMessage(listener: ReplayListener, m: ReplayMessage
     case 'replayLoaded':
       return listener.onLoaded?.(m.info);
     case 'replayFrame':
-      return listener.onFrame?.(m.frame, m.status);
+      return listener.onFrame?.(m.frame, m.status, m.computeMs);
     case 'error':
       return listener.onError(m.message);
   }

@@ -24,7 +24,7 @@ function Verdict({ label, line, testId }: { label: string; line: VerdictLine; te
 }
 
 export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
-  const { run, info, budget, status, lastSeekMs } = useStore(ctl.ui, useShallow((s) => ({ run: s.run, info: s.info, budget: s.budget, status: s.status, lastSeekMs: s.lastSeekMs })));
+  const { run, info, budget, status, lastSeekMs, computeMs } = useStore(ctl.ui, useShallow((s) => ({ run: s.run, info: s.info, budget: s.budget, status: s.status, lastSeekMs: s.lastSeekMs, computeMs: s.frameComputeMs })));
   const { snap, workload } = useDashboard(useShallow((s) => ({ snap: s.snapshot, workload: s.workload })));
   const bugs = run?.identity.client?.bugs ?? null;
   const atCursor = useMemo(() => cursorVerdict(snap.invariants, budget, bugs), [snap, budget, bugs]);
@@ -50,7 +50,7 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
       ) : (
         <div className="identity k">nothing loaded</div>
       )}
-      <div className="recording k" data-testid="replay-memory" data-bytes={info?.memory.totalBytes ?? 0}>
+      <div className="recording k" data-testid="replay-memory" data-bytes={info?.memory.totalBytes ?? 0} data-memory={info ? JSON.stringify(info.memory) : '{}'} data-seek-ms={computeMs ?? ''}>
         {info
           ? `recorded once: ${info.events.toLocaleString('en-US')} events · ${(info.memory.totalBytes / MB).toFixed(0)} MB held (tape ${(info.memory.tapeBytes / MB).toFixed(0)} MB, ${info.memory.checkpoints.toLocaleString('en-US')} checkpoints)${lastSeekMs !== null ? ` · last seek ${lastSeekMs.toFixed(0)} ms` : ''}`
           : 'recording…'}

@@ -41,6 +41,8 @@ export interface ReplayUiState {
   readonly budget: BudgetAtCursor | null;
   /** wall ms from the last seek's call to its frame reaching the store (null before the first) */
   readonly lastSeekMs: number | null;
+  /** wall ms the worker took to compute the last frame */
+  readonly frameComputeMs: number | null;
 }
 
 export type ReplaySessionLike = Pick<ReplaySession, 'load' | 'loadBatches' | 'play' | 'pause' | 'step' | 'seek' | 'exportNdjson' | 'exportTrace' | 'dispose'>;
@@ -71,7 +73,7 @@ export function scenarioIdentity(s: Scenario, source: string): RunIdentity {
 }
 
 export class ReplayController {
-  readonly ui: StoreApi<ReplayUiState> = createStore<ReplayUiState>()(() => ({ run: null, status: IDLE, speed: 1, loading: null, error: null, info: null, budget: null, lastSeekMs: null }));
+  readonly ui: StoreApi<ReplayUiState> = createStore<ReplayUiState>()(() => ({ run: null, status: IDLE, speed: 1, loading: null, error: null, info: null, budget: null, lastSeekMs: null, frameComputeMs: null }));
   readonly feed = new TimelineFeed();
   private session: ReplaySessionLike | null = null;
   /** a run is loaded in the worker */
@@ -123,15 +125,15 @@ export class ReplayController {
         this.feed.durationMs = info.durationMs;
         this.ui.setState({ info });
       },
-      onFrame: (frame, status) => this.onFrame(frame, status),
+      onFrame: (frame, status, computeMs) => this.onFrame(frame, status, computeMs),
       onError: (m) => this.ui.setState({ error: m }),
     };
   }
 
   /** the clock, the scrubber and the timeline follow every frame; the panels get it now, or once a drag rests */
-  private onFrame(frame: SeekFrame, status: ReplayStatus): void {
+  private onFrame(frame: SeekFrame, status: ReplayStatus, computeMs: number): void {
     const now = this.now();
-    this.ui.setState({ status });
+    this.ui.setState({ status, frameComputeMs: computeMs });
     this.feed.setCursor(frame.cursorMs);
     this.pending = frame;
     const quick = now - this.lastFrameAt < SETTLE_MS && !status.playing;

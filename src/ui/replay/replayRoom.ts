@@ -34,7 +34,7 @@ export type ReplayMessage =
   | { readonly kind: 'replayReset'; readonly generation: number }
   | { readonly kind: 'replayProgress'; readonly fraction: number }
   | { readonly kind: 'replayLoaded'; readonly info: RunInfo }
-  | { readonly kind: 'replayFrame'; readonly frame: SeekFrame; readonly status: ReplayStatus };
+  | { readonly kind: 'replayFrame'; readonly frame: SeekFrame; readonly status: ReplayStatus; readonly computeMs: number };
 
 /** posts a message (with buffers to transfer) */
 export type Post = (msg: ReplayMessage, transfer?: ArrayBuffer[]) => void;
@@ -87,7 +87,9 @@ export class ReplayRoom {
   private postFrame(): void {
     const s = this.s;
     if (s === null) return;
-    s.post({ kind: 'replayFrame', frame: s.run.index.frameAt(s.cursor), status: this.status(s) });
+    const t0 = this.time.now();
+    const frame = s.run.index.frameAt(s.cursor);
+    s.post({ kind: 'replayFrame', frame, status: this.status(s), computeMs: this.time.now() - t0 });
   }
 
   /** copies of the tape's rows for the main thread's timeline (the tape keeps its buffers) */
