@@ -4,7 +4,7 @@
  * minutes, default 10, 5,000 ops/s offered) and then
  *
  * - seeks: random targets, alternately forward and backward of the cursor,
- *   one every 300 ms (isolated moves, not a drag); latency = the scrubber's
+ *   one every --seek-gap-ms (default 1500: isolated moves, not a drag); latency = the scrubber's
  *   input event → the replay store holds the frame at the new time, and →
  *   the next animation frame after it (painted);
  * - drags the scrubber with the mouse back and forth (≈ 60 moves/s) and
@@ -25,6 +25,8 @@ export interface ReplayPhaseArgs {
   readonly base: string;
   readonly minutes: number;
   readonly seeks: number;
+  /** wall ms between two seeks (the panels redraw in between) */
+  readonly seekGapMs: number;
   readonly out: string;
   readonly log: (m: string) => void;
 }
@@ -133,7 +135,7 @@ export async function runReplayPhase(a: ReplayPhaseArgs): Promise<ReplayPhaseRes
     painted.push(r.paintMs);
     if (Number.isFinite(r.worker)) worker.push(r.worker);
     cursor = target;
-    await sleep(300);
+    await sleep(a.seekGapMs);
   }
   a.log(`replay: ${fwd.length} forward / ${back.length} backward seeks`);
 

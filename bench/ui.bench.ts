@@ -59,6 +59,7 @@ interface Args {
   readonly phase: 'live' | 'replay';
   readonly replayMinutes: number;
   readonly seeks: number;
+  readonly seekGapMs: number;
 }
 
 /** the open-loop rate of the default live workload (the page opens with preset steady) */
@@ -85,6 +86,7 @@ function parseArgs(argv: readonly string[]): Args {
     phase: 'live' as Args['phase'],
     replayMinutes: 10,
     seeks: 60,
+    seekGapMs: 1500,
   };
   const num = (flag: string, v: string | undefined, min: number): number => {
     const n = Number(v);
@@ -110,6 +112,7 @@ function parseArgs(argv: readonly string[]): Args {
       case '--phase': if (v !== 'live' && v !== 'replay') throw new Error('--phase: live or replay'); a.phase = v; if (a.out === join('.tmp', 'bench-ui.json') && v === 'replay') a.out = join('.tmp', 'bench-ui-replay.json'); i++; break;
       case '--replay-minutes': a.replayMinutes = num(f, v, 0.1); i++; break;
       case '--seeks': a.seeks = num(f, v, 2); i++; break;
+      case '--seek-gap-ms': a.seekGapMs = num(f, v, 0); i++; break;
       case '--out': if (v === undefined) throw new Error('--out needs a path'); a.out = v; i++; break;
       case '--help':
         console.log('npm run bench:ui [-- --minutes N] [--warmup S] [--users N | --rate R [--max-in-flight M]] [--no-ramp] [--ramp 2500,5000,…] [--step S] [--profile S] [--port 4181] [--build | --no-build] [--out FILE]');
@@ -412,7 +415,7 @@ async function main(): Promise<void> {
   const log = (m: string) => console.log(`[bench:ui ${fmt((Date.now() - t0) / 1000)} s] ${m}`);
   try {
     if (args.phase === 'replay') {
-      const r = await runReplayPhase({ context, base, minutes: args.replayMinutes, seeks: args.seeks, out: args.out, log });
+      const r = await runReplayPhase({ context, base, minutes: args.replayMinutes, seeks: args.seeks, seekGapMs: args.seekGapMs, out: args.out, log });
       mkdirSync('.tmp', { recursive: true });
       writeFileSync(args.out, JSON.stringify({ when: new Date().toISOString(), command: process.argv.slice(2).join(' '), ...r }, null, 2));
       console.log(table(replayTable(r)));

@@ -40,16 +40,16 @@ export class ViewTimeline {
     }
   }
 
-  /** the cluster's view at `t` (null before the first) */
+  /** the cluster's view at `t` (null before the first): the one kept when it last changed (its `t` says when) */
   clusterAt(t: number): ClusterView | null {
     const i = lastAtOrBefore(this.clusterTimes, t);
-    return i < 0 ? null : { ...(this.cluster[i] as ClusterView), t };
+    return i < 0 ? null : (this.cluster[i] as ClusterView);
   }
 
-  /** the client's map at `t` (null before the first) */
+  /** the client's map at `t` (null before the first), as kept when it last changed */
   clientAt(t: number): ClientView | null {
     const i = lastAtOrBefore(this.clientTimes, t);
-    return i < 0 ? null : { ...(this.client[i] as ClientView), t };
+    return i < 0 ? null : (this.client[i] as ClientView);
   }
 
   /** rough bytes held (numbers and small arrays) */

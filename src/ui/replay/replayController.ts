@@ -43,6 +43,8 @@ export interface ReplayUiState {
   readonly lastSeekMs: number | null;
   /** wall ms the worker took to compute the last frame */
   readonly frameComputeMs: number | null;
+  /** the cursor of the frame the store shows (the panels' time; lags the cursor while dragging) */
+  readonly frameCursorMs: number | null;
 }
 
 export type ReplaySessionLike = Pick<ReplaySession, 'load' | 'loadBatches' | 'play' | 'pause' | 'step' | 'seek' | 'exportNdjson' | 'exportTrace' | 'dispose'>;
@@ -73,7 +75,7 @@ export function scenarioIdentity(s: Scenario, source: string): RunIdentity {
 }
 
 export class ReplayController {
-  readonly ui: StoreApi<ReplayUiState> = createStore<ReplayUiState>()(() => ({ run: null, status: IDLE, speed: 1, loading: null, error: null, info: null, budget: null, lastSeekMs: null, frameComputeMs: null }));
+  readonly ui: StoreApi<ReplayUiState> = createStore<ReplayUiState>()(() => ({ run: null, status: IDLE, speed: 1, loading: null, error: null, info: null, budget: null, lastSeekMs: null, frameComputeMs: null, frameCursorMs: null }));
   readonly feed = new TimelineFeed();
   private session: ReplaySessionLike | null = null;
   /** a run is loaded in the worker */
@@ -85,6 +87,8 @@ export class ReplayController {
   private pending: SeekFrame | null = null;
   private settleTimer: ReturnType<typeof setTimeout> | null = null;
   private lastFrameAt = -Infinity;
+  private pendingStatus: ReplayStatus | null = null;
+  private statusFrame = false;
   private seekStartedAt: number | null = null;
   readonly seek: (t: number) => Promise<void>;
 
@@ -113,10 +117,7 @@ export class ReplayController {
       onBatch: (b) => this.feed.ingestBatch(b),
       onClusterView: (v) => d().setClusterView(v),
       onClientView: (v) => d().setClientView(v),
-      onStatus: (status) => {
-        this.ui.setState({ status });
-        this.feed.setCursor(status.cursorMs);
-      },
+      onStatus: (status) => this.onStatus(status),
       onProgress: (f) => {
         const run = this.ui.getState().run;
         if (run?.scenario) this.ui.setState({ loading: `Recording ${run.scenario.name} (seed ${run.scenario.seed}) once… ${Math.round(f * 100)} %` });
@@ -130,9 +131,32 @@ export class ReplayController {
     };
   }
 
+  /**
+   * The cursor reaches the clock, the scrubber and the timeline once per
+   * animation frame, whatever the rate of status messages: a message only
+   * notes the newest status, so a busy main thread never builds a backlog
+   * (a click on Pause is answered within a frame).
+   */
+  private onStatus(status: ReplayStatus): void {
+    this.pendingStatus = status;
+    if (this.statusFrame) return;
+    this.statusFrame = true;
+    const apply = () => {
+      this.statusFrame = false;
+      const st = this.pendingStatus;
+      if (st === null) return;
+      this.pendingStatus = null;
+      this.ui.setState({ status: st });
+      this.feed.setCursor(st.cursorMs);
+    };
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(apply);
+    else apply();
+  }
+
   /** the clock, the scrubber and the timeline follow every frame; the panels get it now, or once a drag rests */
   private onFrame(frame: SeekFrame, status: ReplayStatus, computeMs: number): void {
     const now = this.now();
+    this.pendingStatus = null;
     this.ui.setState({ status, frameComputeMs: computeMs });
     this.feed.setCursor(frame.cursorMs);
     this.pending = frame;
@@ -150,7 +174,7 @@ export class ReplayController {
     if (f === null) return;
     this.pending = null;
     this.dashboard.getState().showFrame(f.snapshot, f.faults, f.clusterView, f.clientView);
-    this.ui.setState({ budget: f.budget });
+    this.ui.setState({ budget: f.budget, frameCursorMs: f.cursorMs });
     if (this.seekStartedAt !== null) this.ui.setState({ lastSeekMs: this.now() - this.seekStartedAt });
     this.seekStartedAt = null;
   }

@@ -58,7 +58,10 @@ export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => 
       set({ snapshot: aggregator.snapshot(), pending: 0 });
     },
     showFrame: (snapshot, faults, cluster, client) => {
-      set({ snapshot: { ...snapshot, version: get().snapshot.version + 1 }, faultMarkers: faults, pending: 0, cluster, client });
+      // the same markers keep their identity (every panel reads them: a new array would redraw them all at once)
+      const prev = get().faultMarkers;
+      const same = prev.length === faults.length && prev.every((m, i) => m.t === faults[i]?.t && m.action === faults[i]?.action && m.node === faults[i]?.node);
+      set({ snapshot: { ...snapshot, version: get().snapshot.version + 1 }, ...(same ? {} : { faultMarkers: faults }), pending: 0, cluster, client });
     },
     resetTelemetry: () => {
       aggregator.reset();
