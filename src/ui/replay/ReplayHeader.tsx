@@ -26,8 +26,7 @@ function Verdict({ label, line, testId }: { label: string; line: VerdictLine; te
 export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
   const { run, info, budget, frameCursorMs, lastSeekMs, computeMs } = useStore(ctl.ui, useShallow((s) => ({ run: s.run, info: s.info, budget: s.budget, frameCursorMs: s.frameCursorMs, lastSeekMs: s.lastSeekMs, computeMs: s.frameComputeMs })));
   const { snap, workload } = useDashboard(useShallow((s) => ({ snap: s.snapshot, workload: s.workload })));
-  const bugs = run?.identity.client?.bugs ?? null;
-  const atCursor = useMemo(() => cursorVerdict(snap.invariants, budget, bugs), [snap, budget, bugs]);
+  const atCursor = useMemo(() => cursorVerdict(snap.invariants, budget), [snap, budget]);
   const whole = useMemo(() => runVerdict(info?.wholeRun ?? null), [info]);
   // the panels' time: the verdict is read from the same frame
   const cursorAt = `${((frameCursorMs ?? 0) / 1000).toFixed(2)} s`;

@@ -10,7 +10,8 @@ import { EventBatchBuilder } from '../../core/telemetry/eventCodec';
 import type { ZarisEvent } from '../../core/telemetry/events';
 import type { TelemetrySnapshot } from '../store/snapshot';
 import { TelemetryAggregator } from '../store/telemetryAggregator';
-import { SeekIndex } from './seekIndex';
+import { SeekIndex, withInFlightOverBudget } from './seekIndex';
+import { overBudgetOf } from './testkit';
 
 const RUNS = Math.max(10, Math.round((Number(process.env.ZARIS_PROPERTY_RUNS ?? '') || 300) / 10));
 
@@ -20,6 +21,14 @@ function freshRun(s: Scenario, t: number) {
   const engine = new SimEngine(s, { sinks: [{ emit: (e) => events.push(e) }] });
   engine.runTo(t);
   return { events, cluster: clusterViewOf(engine.state, engine.now), client: clientViewOf(engine.client.map, engine.now) };
+}
+
+const overBudget = overBudgetOf;
+
+/** the fresh fold's snapshot as the replay reports it: the checker's verdict plus operations in flight beyond their budget */
+function freshReplaySnapshot(s: Scenario, agg: TelemetryAggregator, events: readonly ZarisEvent[]): TelemetrySnapshot {
+  const snap = agg.snapshot();
+  return snap.invariants === null ? snap : { ...snap, invariants: withInFlightOverBudget(snap.invariants, overBudget(events), s.client) };
 }
 
 /** what the dashboard store shows after folding `events` in batches of `batch` */
@@ -55,7 +64,8 @@ describe('SeekIndex: seek anywhere = a fresh run to that time', () => {
             const fresh = freshRun(s, t);
             expect(frame.events).toBe(fresh.events.length);
             const agg = freshFold(s, fresh.events, batch);
-            expect(comparable(frame.snapshot)).toEqual(comparable(agg.snapshot()));
+            expect(comparable(frame.snapshot)).toEqual(comparable(freshReplaySnapshot(s, agg, fresh.events)));
+            expect(frame.budget).toEqual(overBudget(fresh.events));
             expect(frame.faults).toEqual(agg.faults);
             expect(atZero(frame.clusterView)).toEqual(atZero(fresh.cluster));
             expect(atZero(frame.clientView)).toEqual(atZero(fresh.client));
@@ -79,7 +89,7 @@ describe('SeekIndex: seek anywhere = a fresh run to that time', () => {
         const frame = index.frameAt(t);
         const fresh = freshRun(s, t);
         const agg = freshFold(s, fresh.events, 4096);
-        expect(comparable(frame.snapshot)).toEqual(comparable(agg.snapshot()));
+        expect(comparable(frame.snapshot)).toEqual(comparable(freshReplaySnapshot(s, agg, fresh.events)));
         expect(atZero(frame.clusterView)).toEqual(atZero(fresh.cluster));
         expect(atZero(frame.clientView)).toEqual(atZero(fresh.client));
       }),
@@ -100,19 +110,7 @@ describe('SeekIndex: seek anywhere = a fresh run to that time', () => {
     const rec = recordScenario(s);
     const index = new SeekIndex(rec.tape, s.client, s.durationMs, rec.views);
     const events = rec.tape.events();
-    // a brute-force count over the events up to t
-    const brute = (t: number) => {
-      const budget = new Map<number, number>();
-      const over = new Set<number>();
-      let ended = 0;
-      for (const e of events) {
-        if (e.t > t) break;
-        if (e.type === 'op.start' && e.budget !== undefined) budget.set(e.op, e.budget);
-        else if (e.type === 'attempt.start' && e.attempt > (budget.get(e.op) ?? Infinity)) over.add(e.op);
-        else if (e.type === 'op.end' && over.delete(e.op)) ended++;
-      }
-      return { overBudgetInFlight: over.size, overBudgetEnded: ended };
-    };
+    const brute = (t: number) => overBudget(events.filter((e) => e.t <= t));
     let sawInFlight = false;
     for (let t = 0; t <= s.durationMs; t += 250) {
       const b = index.budgetAt(t);
@@ -120,6 +118,11 @@ describe('SeekIndex: seek anywhere = a fresh run to that time', () => {
       if (b.overBudgetInFlight > 0) sawInFlight = true;
     }
     expect(sawInFlight).toBe(true);
+    // at the cursor the report counts them; at the end it is the checker's
+    const inside = [...Array(33).keys()].map((k) => k * 250).find((t) => index.budgetAt(t).overBudgetInFlight > 0) as number;
+    const check = index.frameAt(inside).snapshot.invariants?.checks.find((c) => c.name === 'attemptBudgetKept');
+    expect(check).toMatchObject({ ok: false, expected: true });
+    expect(check?.violations).toBe(index.budgetAt(inside).overBudgetInFlight + index.budgetAt(inside).overBudgetEnded);
     expect(index.wholeRun?.checks.find((c) => c.name === 'attemptBudgetKept')?.ok).toBe(false);
     const m = index.memory();
     expect(m.events).toBe(events.length);

@@ -104,6 +104,31 @@ const upperBound = (xs: Float64Array, x: number): number => {
   return a;
 };
 
+/**
+ * The report at a cursor, with the operations in flight there beyond their
+ * attempt budget counted as the violations they already are (the checker
+ * counts an operation when it ends, so inside the storm it would still say
+ * "kept" while every lane shows ×7). At the run's end nothing is in flight
+ * beyond its budget that the checker will not count, so the whole-run
+ * verdict is the checker's.
+ */
+export function withInFlightOverBudget(report: InvariantReport, budget: BudgetAtCursor, config: ClientConfig): InvariantReport {
+  if (budget.overBudgetInFlight === 0) return report;
+  const checks = report.checks.map((c) => {
+    if (c.name !== 'attemptBudgetKept') return c;
+    const violations = c.violations + budget.overBudgetInFlight;
+    const expected = config.bugs.deadlineReplacesAttempts;
+    return {
+      ...c,
+      ok: false,
+      violations,
+      expected,
+      detail: `${c.violations} operation(s) ended with more attempts than their budget; ${budget.overBudgetInFlight} in flight at the cursor have already made more${expected ? ' (expected: deadlineReplacesAttempts is on — the refresh storm)' : ''}`,
+    };
+  });
+  return { ok: checks.every((c) => c.ok || c.expected), checks };
+}
+
 export class SeekIndex {
   private readonly whole: TelemetryAggregator;
   private readonly seeker: TelemetryAggregator;
@@ -226,7 +251,8 @@ export class SeekIndex {
       for (let i = 0; i < b.n; i++) log.push({ seq: seq++, event: decodeEvent(b, i) });
     });
     seeker.setLog(log);
-    const snapshot = seeker.snapshot(n === 0 ? null : this.reportAt(n));
+    const budget = this.budgetAt(cursorMs);
+    const snapshot = seeker.snapshot(n === 0 ? null : withInFlightOverBudget(this.reportAt(n), budget, this.config));
     return {
       cursorMs,
       events: n,
@@ -234,7 +260,7 @@ export class SeekIndex {
       faults: seeker.faults,
       clusterView: this.views?.clusterAt(cursorMs) ?? null,
       clientView: this.views?.clientAt(cursorMs) ?? null,
-      budget: this.budgetAt(cursorMs),
+      budget,
     };
   }
 

@@ -4,7 +4,22 @@
  */
 import { dispatchReplayMessage, type ReplayListener } from '../bridge/replaySession';
 import type { ReplaySessionLike } from './replayController';
+import type { ZarisEvent } from '../../core/telemetry/events';
 import { ReplayRoom } from './replayRoom';
+import type { BudgetAtCursor } from './seekIndex';
+
+/** operations in flight at the end of `events` beyond their budget, and those that ended so (brute force) */
+export function overBudgetOf(events: readonly ZarisEvent[]): BudgetAtCursor {
+  const budget = new Map<number, number>();
+  const over = new Set<number>();
+  let ended = 0;
+  for (const e of events) {
+    if (e.type === 'op.start' && e.budget !== undefined) budget.set(e.op, e.budget);
+    else if (e.type === 'attempt.start' && e.attempt > (budget.get(e.op) ?? Infinity)) over.add(e.op);
+    else if (e.type === 'op.end' && over.delete(e.op)) ended++;
+  }
+  return { overBudgetInFlight: over.size, overBudgetEnded: ended };
+}
 
 export interface ManualTime {
   now(): number;

@@ -1,10 +1,9 @@
 /**
- * The replay header's two verdicts, each labelled: at the cursor (what has
- * happened by then, including operations already beyond their attempt
- * budget while still in flight — the checker counts those only when they
- * end) and for the whole run. Pure; the header and the e2e test read it.
+ * The replay header's two verdicts, each labelled: at the cursor (the
+ * report as of then, which counts operations already beyond their attempt
+ * budget while still in flight — see `withInFlightOverBudget`) and for the
+ * whole run. Pure.
  */
-import type { BugToggles } from '../../core/client/config';
 import type { InvariantName, InvariantReport } from '../../core/sim/invariants';
 import { selectInvariantRows } from '../store/selectors';
 import type { BudgetAtCursor } from './seekIndex';
@@ -22,7 +21,7 @@ const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLoca
 const BROKEN: Readonly<Record<InvariantName, (n: number) => string>> = {
   noLostAckedWrites: (n) => `${plural(n, 'acknowledged write')} lost`,
   noRetriedRealAnswers: (n) => `${plural(n, 'real answer')} retried`,
-  attemptBudgetKept: (n) => `${plural(n, 'operation')} ended beyond their attempt budget`,
+  attemptBudgetKept: (n) => `${plural(n, 'operation')} beyond their attempt budget`,
   deadlineKept: (n) => `${plural(n, 'operation')} outlived their deadline`,
 };
 
@@ -41,17 +40,12 @@ function ofReport(report: InvariantReport | null, pendingLabel: string): Verdict
   }
 }
 
-/** the verdict at the cursor: the checker's report so far, plus operations in flight beyond their budget */
-export function cursorVerdict(report: InvariantReport | null, budget: BudgetAtCursor | null, bugs: BugToggles | null): VerdictLine {
+/** the verdict at the cursor: the report as of then (operations in flight beyond their budget counted), and how many of those are still in flight */
+export function cursorVerdict(report: InvariantReport | null, budget: BudgetAtCursor | null): VerdictLine {
   const base = ofReport(report, 'no events yet');
+  if (base.tone === 'ok') return { tone: 'ok', label: 'invariants kept so far' };
   const inFlight = budget?.overBudgetInFlight ?? 0;
-  if (inFlight === 0) return { tone: base.tone, label: base.tone === 'ok' ? 'invariants kept so far' : base.label };
-  const explained = bugs?.deadlineReplacesAttempts === true;
-  const over = `${plural(inFlight, 'operation')} in flight beyond their attempt budget`;
-  const tone: VerdictTone = base.tone === 'bad' || !explained ? 'bad' : 'expected';
-  const head = explained ? 'attempt budget exceeded, explained by deadlineReplacesAttempts' : 'attempt budget EXCEEDED';
-  const rest = base.broken.length > 0 ? ` · ${base.broken.join(', ')}` : '';
-  return { tone, label: `${head}: ${over}${rest}` };
+  return { tone: base.tone, label: inFlight > 0 ? `${base.label} (${inFlight.toLocaleString('en-US')} of them in flight)` : base.label };
 }
 
 /** the verdict over the whole run */
