@@ -7,6 +7,7 @@
  *   npm run bench:ui [-- --minutes N] [--warmup S] [--users N | --rate R [--max-in-flight M]]
  *                    [--no-ramp] [--ramp 2500,5000,…] [--step S] [--churn S | --no-churn | --churn-only]
  *                    [--profile S] [--port 4181] [--build | --no-build]
+ *   npm run bench:ui -- --phase replay [--replay-minutes 10] [--seeks 60]   (bench/replayPhase.ts)
  *
  * Phases: idle page (baseline frames, heap at start) → Start → the churn
  * sequence on the default workload (`churnPhase`: steady, Failover, Scale
@@ -42,6 +43,7 @@ import { launchBrowser } from '../e2e/support/browser';
 import { profileMainThread, type ProfileSummary } from './cpuProfile';
 import { findRenderer, procAvailable, procDelta, sampleProc, type ProcDelta, type ProcSample } from './procStats';
 import { frameStats, INIT_SCRIPT, readCounters, readFrames, type FrameStats, type PageCounters } from './uiProbe';
+import { replayTable, runReplayPhase } from './replayPhase';
 
 // ── arguments ──────────────────────────────────────────────────────────────
 
@@ -62,6 +64,11 @@ interface Args {
   readonly churnSec: number;
   /** only the idle page and the churn sequence (no ramp, no firehose window) */
   readonly churnOnly: boolean;
+  /** 'live' (the playground phases) or 'replay' (bench/replayPhase.ts) */
+  readonly phase: 'live' | 'replay';
+  readonly replayMinutes: number;
+  readonly seeks: number;
+  readonly seekGapMs: number;
 }
 
 /** the open-loop rate of the default live workload (the page opens with preset steady) */
@@ -87,6 +94,10 @@ function parseArgs(argv: readonly string[]): Args {
     profileSec: 10,
     churnSec: 10,
     churnOnly: false,
+    phase: 'live' as Args['phase'],
+    replayMinutes: 10,
+    seeks: 60,
+    seekGapMs: 1500,
   };
   const num = (flag: string, v: string | undefined, min: number): number => {
     const n = Number(v);
@@ -112,6 +123,10 @@ function parseArgs(argv: readonly string[]): Args {
       case '--churn-only': a.churnOnly = true; break;
       case '--build': a.build = 'always'; break;
       case '--no-build': a.build = 'never'; break;
+      case '--phase': if (v !== 'live' && v !== 'replay') throw new Error('--phase: live or replay'); a.phase = v; if (a.out === join('.tmp', 'bench-ui.json') && v === 'replay') a.out = join('.tmp', 'bench-ui-replay.json'); i++; break;
+      case '--replay-minutes': a.replayMinutes = num(f, v, 0.1); i++; break;
+      case '--seeks': a.seeks = num(f, v, 2); i++; break;
+      case '--seek-gap-ms': a.seekGapMs = num(f, v, 0); i++; break;
       case '--out': if (v === undefined) throw new Error('--out needs a path'); a.out = v; i++; break;
       case '--help':
         console.log('npm run bench:ui [-- --minutes N] [--warmup S] [--users N | --rate R [--max-in-flight M]] [--no-ramp] [--ramp 2500,5000,…] [--step S] [--churn S | --no-churn | --churn-only] [--profile S] [--port 4181] [--build | --no-build] [--out FILE]');
@@ -508,6 +523,14 @@ async function main(): Promise<void> {
   const { context } = await launchBrowser();
   const log = (m: string) => console.log(`[bench:ui ${fmt((Date.now() - t0) / 1000)} s] ${m}`);
   try {
+    if (args.phase === 'replay') {
+      const r = await runReplayPhase({ context, base, minutes: args.replayMinutes, seeks: args.seeks, seekGapMs: args.seekGapMs, out: args.out, log });
+      mkdirSync('.tmp', { recursive: true });
+      writeFileSync(args.out, JSON.stringify({ when: new Date().toISOString(), command: process.argv.slice(2).join(' '), ...r }, null, 2));
+      console.log(table(replayTable(r)));
+      log(`wrote ${args.out}`);
+      return;
+    }
     const d = await DashboardPage.create(context);
     const startupJs: string[] = [];
     let startupOver = false;

@@ -1,158 +1,46 @@
 /**
- * Deterministic replay: a scenario runs in the simulation engine inside this
- * worker. Play advances virtual time with wall time × speed (or as fast as
- * possible), step moves one bucket, seek re-runs from the start when moving
- * backwards (same seed ⇒ same events) — so one time cursor drives every
- * panel. Events leave in columnar batches, exactly like the live session.
+ * Deterministic replay, recorded once: a scenario runs in the simulation
+ * engine inside this worker exactly one time (or an imported event log is
+ * taken as it is); its events are kept on a columnar tape and indexed, so
+ * the time cursor moves in either direction without re-running anything.
+ * The timeline gets the whole run once (columnar batches, like a live
+ * session); the panels get a frame — the store's snapshot, fault markers
+ * and views at the cursor — per move. Compare records its two runs here too
+ * and moves both with one cursor. The logic is `src/ui/replay/replayRoom.ts`.
  */
 import * as Comlink from 'comlink';
-import { SimEngine } from '../src/core/sim/engine';
 import type { Scenario } from '../src/core/sim/scenario';
-import { clientViewOf, clusterViewOf } from '../src/core/cluster/views';
-import { TelemetryBatcher } from '../src/platform/telemetryBatcher';
-import type { TelemetryMessage } from '../src/platform/workerProtocol';
-import { NdjsonSink } from '../src/core/telemetry/ndjson';
-import { ChromeTraceBuilder } from '../src/core/telemetry/traceExport';
-import { runScenario, type RunSummary } from '../src/core/sim/runScenario';
+import type { EventBatch } from '../src/core/telemetry/eventCodec';
+import { ReplayRoom, type Post } from '../src/ui/replay/replayRoom';
 
-/** where the replay stands, pushed to the main thread on every change */
-export interface ReplayStatus {
-  readonly cursorMs: number;
-  readonly durationMs: number;
-  readonly playing: boolean;
-  /** 0 = as fast as possible */
-  readonly speed: number;
-  /** the engine was re-run from the start (the UI clears its panels first) */
-  readonly generation: number;
-}
+export type { ReplayMessage, ReplayStatus } from '../src/ui/replay/replayRoom';
+export type { RunInfo } from '../src/ui/replay/recordedRuns';
+export type { SeekFrame } from '../src/ui/replay/seekIndex';
 
-interface Session {
-  readonly scenario: Scenario;
-  readonly port: MessagePort;
-  engine: SimEngine;
-  batcher: TelemetryBatcher;
-  playing: boolean;
-  speed: number;
-  generation: number;
-  timer: ReturnType<typeof setInterval> | null;
-  lastTick: number;
-}
-
-/** virtual ms advanced per tick when playing as fast as possible */
-const MAX_SPEED_SLICE_MS = 250;
-const TICK_MS = 33;
-
-let s: Session | null = null;
-
-/** what the replay worker posts on its port */
-export type ReplayMessage = TelemetryMessage | { readonly kind: 'replayStatus'; readonly status: ReplayStatus } | { readonly kind: 'replayReset'; readonly generation: number };
-
-function post(msg: ReplayMessage): void {
-  s?.port.postMessage(msg);
-}
-
-function status(): void {
-  if (s === null) return;
-  post({
-    kind: 'replayStatus',
-    status: { cursorMs: s.engine.now, durationMs: s.scenario.durationMs, playing: s.playing, speed: s.speed, generation: s.generation },
-  });
-}
-
-function views(): void {
-  if (s === null) return;
-  post({ kind: 'clusterView', view: clusterViewOf(s.engine.state, s.engine.now) });
-  post({ kind: 'clientView', view: clientViewOf(s.engine.client.map, s.engine.now) });
-}
-
-function fresh(session: Session): void {
-  session.batcher.stop();
-  session.batcher = new TelemetryBatcher(session.port, 1_000_000);
-  session.engine = new SimEngine(session.scenario, { sinks: [session.batcher] });
-  session.generation++;
-  // the UI clears its panels before the new run's batches arrive (same port: ordered)
-  session.port.postMessage({ kind: 'replayReset', generation: session.generation } satisfies ReplayMessage);
-}
-
-/** advances to `t` (re-running from the start when `t` is behind the cursor) */
-function moveTo(t: number): void {
-  if (s === null) return;
-  const target = Math.max(0, Math.min(t, s.scenario.durationMs));
-  if (target < s.engine.now) fresh(s);
-  s.engine.runTo(target);
-  s.batcher.flush();
-  views();
-  status();
-}
-
-function tick(): void {
-  if (s === null || !s.playing) return;
-  const now = performance.now();
-  const wall = now - s.lastTick;
-  s.lastTick = now;
-  const step = s.speed === 0 ? MAX_SPEED_SLICE_MS : wall * s.speed;
-  moveTo(s.engine.now + step);
-  if (s.engine.now >= s.scenario.durationMs) api.pause();
-}
+const room = new ReplayRoom({
+  now: () => performance.now(),
+  every: (ms, fn) => {
+    const id = setInterval(fn, ms);
+    return () => clearInterval(id);
+  },
+});
+const poster = (port: MessagePort): Post => (msg, transfer) => port.postMessage(msg, transfer ?? []);
 
 const api = {
-  /** loads a scenario at cursor 0 (paused) */
-  load(scenario: Scenario, port: MessagePort): void {
-    api.dispose();
-    const batcher = new TelemetryBatcher(port, 1_000_000);
-    s = { scenario, port, engine: new SimEngine(scenario, { sinks: [batcher] }), batcher, playing: false, speed: 1, generation: 0, timer: null, lastTick: 0 };
-    s.engine.start();
-    moveTo(0);
-  },
-  play(speed: number): void {
-    if (s === null) return;
-    s.speed = speed;
-    s.playing = true;
-    s.lastTick = performance.now();
-    if (s.timer === null) s.timer = setInterval(tick, TICK_MS);
-    status();
-  },
-  pause(): void {
-    if (s === null) return;
-    s.playing = false;
-    if (s.timer !== null) clearInterval(s.timer);
-    s.timer = null;
-    status();
-  },
-  /** moves the cursor by `ms` (one bucket by default) */
-  step(ms = 100): void {
-    if (s !== null) moveTo(s.engine.now + ms);
-  },
-  seek(t: number): void {
-    moveTo(t);
-  },
-  /** the whole run (to the scenario's end) as NDJSON, re-simulated from the start */
-  exportNdjson(): string {
-    if (s === null) return '';
-    const chunks: string[] = [];
-    const sink = new NdjsonSink((c) => chunks.push(c));
-    const engine = new SimEngine(s.scenario, { sinks: [sink] });
-    engine.run();
-    sink.flush();
-    return chunks.join('');
-  },
-  /** the whole run as Chrome trace-event JSON (opens in Perfetto) */
-  exportTrace(): string {
-    if (s === null) return '';
-    const builder = new ChromeTraceBuilder();
-    new SimEngine(s.scenario, { sinks: [builder] }).run();
-    return JSON.stringify(builder.finish({ scenario: s.scenario.name, seed: s.scenario.seed }));
-  },
-  /** the SPEC §10 summary of a scenario run to its end (for A/B compare) */
-  summarize(scenario: Scenario): RunSummary {
-    return runScenario(scenario).summary;
-  },
-  dispose(): void {
-    if (s === null) return;
-    api.pause();
-    s.batcher.stop();
-    s = null;
-  },
+  load: (scenario: Scenario, port: MessagePort) => room.load(scenario, poster(port)),
+  loadBatches: (scenario: Scenario, batches: readonly EventBatch[], port: MessagePort) => room.loadBatches(scenario, batches, poster(port)),
+  play: (speed: number) => room.play(speed),
+  pause: () => room.pause(),
+  step: (ms?: number) => room.step(ms),
+  seek: (t: number) => room.seek(t),
+  exportNdjson: () => room.exportNdjson(),
+  exportTrace: () => room.exportTrace(),
+  summarize: (scenario: Scenario) => room.summarize(scenario),
+  record: (scenario: Scenario) => room.record(scenario),
+  frameAt: (id: number, t: number) => room.frameAt(id, t),
+  framesAt: (ids: readonly number[], t: number) => room.framesAt(ids, t),
+  release: (id: number) => room.release(id),
+  dispose: () => room.dispose(),
 };
 
 export type ReplayWorkerApi = typeof api;

@@ -89,8 +89,14 @@ export interface RefreshWaitStep {
   /** when the operation asked for the refresh */
   readonly requestMs: number;
   readonly cause: Outcome;
-  /** the refresh it started, rode, or was debounced as (null if unknown) */
+  /** the refresh it started, rode, or was debounced as (null if unknown): the client's internal id */
   readonly refresh: number | null;
+  /**
+   * The executed refresh in the run's numbering (1, 2, … as on the refresh
+   * lane): the one it started or rode; for a debounced request, the last
+   * successful refresh before it (the reason it was debounced). Null if none.
+   */
+  readonly refreshNo: number | null;
   readonly how: WaitHow | null;
   readonly coalesced: boolean;
   /** when the operation went on (null: still waiting when the recording ended) */
@@ -129,8 +135,18 @@ export interface OpStory {
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x);
 const nullIfNeg = (x: number): number | null => (x < 0 ? null : x);
 
-/** one segment → one step; `refreshOk` looks up the refresh a wait rode */
-export function stepAt(segs: readonly number[], i: number, refreshOk: (refresh: number) => boolean | null): OpStep {
+/** what a story needs to know about the run's refreshes */
+export interface RefreshLookup {
+  /** how refresh `id` went (null: unknown or not finished) */
+  ok(id: number): boolean | null;
+  /** its number among executed refreshes */
+  no(id: number): number | null;
+  /** the number of the last successful refresh that ended at or before `t` */
+  lastOkBefore(t: number): number | null;
+}
+
+/** one segment → one step */
+export function stepAt(segs: readonly number[], i: number, refreshes: RefreshLookup): OpStep {
   const at = (k: number): number => segs[i + k] as number;
   const t0 = at(1);
   const t1 = nullIfNaN(at(2));
@@ -150,20 +166,21 @@ export function stepAt(segs: readonly number[], i: number, refreshOk: (refresh: 
         requestMs: t0,
         cause: outcomeOf(at(5)) as Outcome,
         refresh,
+        refreshNo: how === 'debounced' ? refreshes.lastOkBefore(t0) : refresh === null ? null : refreshes.no(refresh),
         how,
         coalesced: how === 'coalesced',
         resumedMs: t1,
         abandoned: at(6) === 1,
-        refreshOk: refresh === null || how === 'debounced' ? null : refreshOk(refresh),
+        refreshOk: refresh === null || how === 'debounced' ? null : refreshes.ok(refresh),
       };
     }
   }
 }
 
 /** expands a record into its story */
-export function storyOf(r: OpRecord, refreshOk: (refresh: number) => boolean | null): OpStory {
+export function storyOf(r: OpRecord, refreshes: RefreshLookup): OpStory {
   const steps: OpStep[] = [];
-  for (let i = 0; i < r.segs.length; i += STRIDE) steps.push(stepAt(r.segs, i, refreshOk));
+  for (let i = 0; i < r.segs.length; i += STRIDE) steps.push(stepAt(r.segs, i, refreshes));
   return {
     op: r.op,
     kind: r.kind,

@@ -42,8 +42,8 @@ describe('opStory', () => {
       { kind: 'attempt', attempt: 3, node: 2, epoch: 2, startMs: 320, endMs: 321, outcome: 'Timeout', error: 'Timeout', latencyMs: 1 },
     ]);
     expect(s.refreshWaits).toEqual([
-      { kind: 'refreshWait', requestMs: 2, cause: 'Moved', refresh: 4, how: 'started', coalesced: false, resumedMs: 7, abandoned: false, refreshOk: true },
-      { kind: 'refreshWait', requestMs: 109, cause: 'OwnershipChanging', refresh: 9, how: 'coalesced', coalesced: true, resumedMs: 120, abandoned: true, refreshOk: false },
+      { kind: 'refreshWait', requestMs: 2, cause: 'Moved', refresh: 4, refreshNo: 1, how: 'started', coalesced: false, resumedMs: 7, abandoned: false, refreshOk: true },
+      { kind: 'refreshWait', requestMs: 109, cause: 'OwnershipChanging', refresh: 9, refreshNo: 2, how: 'coalesced', coalesced: true, resumedMs: 120, abandoned: true, refreshOk: false },
     ]);
     expect(s.backoffs).toEqual([
       { kind: 'backoff', afterAttempt: 1, startMs: 7, endMs: 107, delayMs: 100, outcome: 'Moved' },
@@ -65,7 +65,7 @@ describe('opStory', () => {
     const s = opStory(events, 6) as OpStory;
     expect(s.endMs).toBeNull();
     expect(s.outcome).toBeNull();
-    expect(s.refreshWaits).toEqual([{ kind: 'refreshWait', requestMs: 3, cause: 'Socket', refresh: 5, how: 'debounced', coalesced: false, resumedMs: 3, abandoned: false, refreshOk: null }]);
+    expect(s.refreshWaits).toEqual([{ kind: 'refreshWait', requestMs: 3, cause: 'Socket', refresh: 5, refreshNo: null, how: 'debounced', coalesced: false, resumedMs: 3, abandoned: false, refreshOk: null }]);
     expect(s.attempts[1]).toMatchObject({ attempt: 2, endMs: null, outcome: null, latencyMs: null });
     expect(opStory(events, 99)).toBeNull();
   });

@@ -11,7 +11,7 @@ import { TimelineRecorder } from './timelineRecorder';
 export type { AttemptStep, BackoffStep, OpStep, OpStory, RefreshWaitStep, WaitHow } from './opRecord';
 export type { Lane, LaneBar, LaneGap, LaneMode, LaneOp, LanesResult, LaneWait } from './timelineLanes';
 export { keepsOp, opHash } from './opSampling';
-export { DEFAULT_MAX_SEGMENTS, TimelineRecorder, type RefreshSpan, type SamplingInfo, type TimelineOptions } from './timelineRecorder';
+export { clipRecord, DEFAULT_MAX_SEGMENTS, TimelineRecorder, type RefreshSpan, type SamplingInfo, type TimelineAt, type TimelineOptions } from './timelineRecorder';
 
 /** the story of `op` in `events`, or null when the stream never started it */
 export function opStory(events: Iterable<ZarisEvent>, op: number): OpStory | null {

@@ -5,7 +5,7 @@
  */
 import type { OpKind } from '../domain/protocol';
 import type { Outcome } from '../domain/status';
-import { outcomeOf, SEG, STRIDE, WAIT_HOW, type OpRecord, type WaitHow } from './opRecord';
+import { outcomeOf, SEG, STRIDE, WAIT_HOW, type OpRecord, type RefreshLookup, type WaitHow } from './opRecord';
 
 export type LaneMode = 'op' | 'vu';
 
@@ -37,6 +37,8 @@ export interface LaneWait {
   readonly t0: number;
   readonly t1: number;
   readonly refresh: number | null;
+  /** the refresh lane's number for it (for a debounced request: the last successful refresh before it) */
+  readonly refreshNo: number | null;
   /** rode a refresh another caller started */
   readonly coalesced: boolean;
   readonly how: WaitHow | null;
@@ -75,7 +77,7 @@ export interface LanesResult {
 }
 
 /** fills a lane with what of `r` intersects [t0, t1]; open segments end at `now` */
-function addOp(lane: { ops: LaneOp[]; bars: LaneBar[]; gaps: LaneGap[]; waits: LaneWait[] }, r: OpRecord, t0: number, t1: number, now: number): void {
+function addOp(lane: { ops: LaneOp[]; bars: LaneBar[]; gaps: LaneGap[]; waits: LaneWait[] }, r: OpRecord, t0: number, t1: number, now: number, refreshes: RefreshLookup): void {
   const op = r.op;
   lane.ops.push({ op, kind: r.kind, key: r.key, t0: r.startMs, t1: r.endMs ?? now, outcome: r.outcome });
   const s = r.segs;
@@ -93,13 +95,14 @@ function addOp(lane: { ops: LaneOp[]; bars: LaneBar[]; gaps: LaneGap[]; waits: L
     } else {
       const refresh = s[i + 3] as number;
       const how = WAIT_HOW[s[i + 4] as number] ?? null;
-      lane.waits.push({ t0: a, t1: b, refresh: refresh < 0 ? null : refresh, coalesced: how === 'coalesced', how, abandoned: s[i + 6] === 1, op });
+      const refreshNo = how === 'debounced' ? refreshes.lastOkBefore(a) : refresh < 0 ? null : refreshes.no(refresh);
+      lane.waits.push({ t0: a, t1: b, refresh: refresh < 0 ? null : refresh, refreshNo, coalesced: how === 'coalesced', how, abandoned: s[i + 6] === 1, op });
     }
   }
 }
 
 /** groups the window's ops into lanes and keeps the first `maxLanes` */
-export function laneView(mode: LaneMode, ops: readonly OpRecord[], t0: number, t1: number, maxLanes: number, now: number, sampling: number): LanesResult {
+export function laneView(mode: LaneMode, ops: readonly OpRecord[], t0: number, t1: number, maxLanes: number, now: number, sampling: number, refreshes: RefreshLookup): LanesResult {
   const groups = new Map<string, OpRecord[]>();
   for (const r of ops) {
     const id = mode === 'vu' && r.vu !== null ? `vu:${r.vu}` : `op:${r.op}`;
@@ -116,7 +119,7 @@ export function laneView(mode: LaneMode, ops: readonly OpRecord[], t0: number, t
   for (const id of ids.slice(0, maxLanes)) {
     const members = groups.get(id) as OpRecord[];
     const lane = { ops: [] as LaneOp[], bars: [] as LaneBar[], gaps: [] as LaneGap[], waits: [] as LaneWait[] };
-    for (const r of members) addOp(lane, r, t0, t1, now);
+    for (const r of members) addOp(lane, r, t0, t1, now, refreshes);
     const first = members[0] as OpRecord;
     const isVu = id.startsWith('vu:');
     const label = isVu ? `vu ${first.vu}` : `op ${first.op} · ${first.kind} ${first.key}`;

@@ -7,7 +7,7 @@
  * factor of 2^k). Refresh spans, faults and topology are always kept.
  */
 import type { ClusterEvent, TelemetrySink, ZarisEvent } from '../telemetry/events';
-import { eventOutcome, outcomeCode, SEG, STRIDE, storyOf, WAIT_HOW, type OpRecord, type OpStory, type WaitHow } from './opRecord';
+import { eventOutcome, outcomeCode, SEG, STRIDE, storyOf, WAIT_HOW, type OpRecord, type OpStory, type RefreshLookup, type WaitHow } from './opRecord';
 import { keepsOp } from './opSampling';
 import { laneView, type LaneMode, type LanesResult } from './timelineLanes';
 
@@ -24,6 +24,8 @@ export interface TimelineOptions {
 /** One executed map refresh. */
 export interface RefreshSpan {
   readonly refresh: number;
+  /** its number among the run's executed refreshes (1, 2, …): what the refresh lane and the op stories call it */
+  readonly no: number;
   readonly t0: number;
   /** end, or the recording's end while still in flight */
   readonly t1: number;
@@ -52,6 +54,42 @@ export interface SamplingInfo {
   readonly maxSegments: number;
 }
 
+/** what the timeline reads of a recording (the recorder, or the recorder as of a time) */
+export type TimelineAt = Pick<TimelineRecorder, 'refreshSpans' | 'faults' | 'story' | 'timeRange' | 'sampling'> & {
+  lanes(mode: LaneMode, t0: number, t1: number, maxLanes: number): LanesResult;
+};
+
+/**
+ * `r` as it stood at `t`: null if it had not started; an op that ended by
+ * then as it is; otherwise in flight, with the steps begun by `t` (an
+ * attempt or wait that ended later is open again). A backoff's end is known
+ * when it starts, so it is kept.
+ */
+export function clipRecord(r: OpRecord, t: number): OpRecord | null {
+  if (r.startMs > t) return null;
+  if (r.endMs !== null && r.endMs <= t) return r;
+  const segs: number[] = [];
+  const s = r.segs;
+  let openAttempt = -1;
+  let openWait = -1;
+  for (let i = 0; i < s.length; i += STRIDE) {
+    if ((s[i + 1] as number) > t) break;
+    const at = segs.length;
+    for (let k = 0; k < STRIDE; k++) segs.push(s[i + k] as number);
+    const end = s[i + 2] as number;
+    if (s[i] === SEG.attempt && (Number.isNaN(end) || end > t)) {
+      segs[at + 2] = NaN;
+      segs[at + 6] = -1;
+      openAttempt = at;
+    } else if (s[i] === SEG.wait && (Number.isNaN(end) || end > t)) {
+      segs[at + 2] = NaN;
+      segs[at + 6] = 0;
+      openWait = at;
+    }
+  }
+  return { ...r, endMs: null, outcome: null, reason: null, attempts: 0, version: null, segs, openAttempt, openWait };
+}
+
 export class TimelineRecorder implements TelemetrySink {
   readonly maxSegments: number;
   private readonly only: ((op: number) => boolean) | undefined;
@@ -62,6 +100,8 @@ export class TimelineRecorder implements TelemetrySink {
   private readonly spans: MutableSpan[] = [];
   private readonly spanById = new Map<number, MutableSpan>();
   private readonly cluster: ClusterEvent[] = [];
+  /** refresh id → times callers joined it (coalesced), for its callers as of a time */
+  private readonly joins = new Map<number, number[]>();
   private count = 0;
   private k = 0;
   private dropped = 0;
@@ -116,12 +156,17 @@ export class TimelineRecorder implements TelemetrySink {
       }
       case 'refresh.coalesced': {
         const s = this.spanById.get(e.refresh);
-        if (s) s.callers++;
+        if (s) {
+          s.callers++;
+          const j = this.joins.get(e.refresh);
+          if (j) j.push(e.t);
+          else this.joins.set(e.refresh, [e.t]);
+        }
         this.tagWait(e.op, e.refresh, 'coalesced');
         return;
       }
       case 'refresh.start': {
-        const s: MutableSpan = { refresh: e.refresh, t0: e.t, t1: e.t, open: true, ok: null, epochBefore: null, epochAfter: null, callers: e.op === null ? 0 : 1, startedBy: e.op, node: null, fetches: null };
+        const s: MutableSpan = { refresh: e.refresh, no: this.spans.length + 1, t0: e.t, t1: e.t, open: true, ok: null, epochBefore: null, epochAfter: null, callers: e.op === null ? 0 : 1, startedBy: e.op, node: null, fetches: null };
         this.spans.push(s);
         this.spanById.set(e.refresh, s);
         this.tagWait(e.op, e.refresh, 'started');
@@ -256,8 +301,26 @@ export class TimelineRecorder implements TelemetrySink {
     return { startMs: this.firstT ?? 0, endMs: this.lastT };
   }
 
+  /**
+   * The recording as it stood at `t`: what a recorder fed only the events
+   * up to `t` would answer (the sampling is the whole recording's). The
+   * replay's timeline reads this, so it shows the state at the cursor.
+   */
+  asOf(t: number): TimelineAt {
+    if (t >= this.lastT) return this;
+    return {
+      lanes: (mode, t0, t1, maxLanes) => this.lanes(mode, t0, t1, maxLanes, t),
+      refreshSpans: (t0, t1) => this.refreshSpans(t0, t1, t),
+      faults: () => this.faults(t),
+      story: (op) => this.story(op, t),
+      timeRange: () => ({ startMs: Math.min(this.firstT ?? 0, t), endMs: Math.max(0, Math.min(this.lastT, t)) }),
+      sampling: this.sampling,
+    };
+  }
+
   /** lanes (one per op, or per virtual user) with what intersects [t0, t1], at most maxLanes */
-  lanes(mode: LaneMode, t0: number, t1: number, maxLanes: number): LanesResult {
+  lanes(mode: LaneMode, t0: number, t1: number, maxLanes: number, asOf = Infinity): LanesResult {
+    t1 = Math.min(t1, asOf);
     let lo = t0 - this.maxClosedMs;
     for (const r of this.openOps) lo = Math.min(lo, r.startMs);
     let a = 0;
@@ -271,33 +334,65 @@ export class TimelineRecorder implements TelemetrySink {
     for (let i = a; i < this.ops.length; i++) {
       const r = this.ops[i] as OpRecord;
       if (r.startMs > t1) break;
-      if ((r.endMs ?? Infinity) >= t0) candidates.push(r);
+      if ((r.endMs ?? Infinity) < t0) continue;
+      const c = asOf === Infinity ? r : clipRecord(r, asOf);
+      if (c !== null) candidates.push(c);
     }
-    return laneView(mode, candidates, t0, t1, Math.max(0, Math.floor(maxLanes)), this.lastT, 2 ** this.k);
+    return laneView(mode, candidates, t0, t1, Math.max(0, Math.floor(maxLanes)), Math.min(this.lastT, asOf), 2 ** this.k, this.lookup(asOf));
   }
 
   /** executed refreshes intersecting [t0, t1] */
-  refreshSpans(t0: number, t1: number): RefreshSpan[] {
+  refreshSpans(t0: number, t1: number, asOf = Infinity): RefreshSpan[] {
     const out: RefreshSpan[] = [];
+    const now = Math.min(this.lastT, asOf);
     for (const s of this.spans) {
-      const end = s.open ? this.lastT : s.t1;
-      if (s.t0 <= t1 && end >= t0) out.push({ ...s, t1: end });
+      if (s.t0 > asOf) break;
+      const open = s.open || s.t1 > asOf;
+      const end = open ? now : s.t1;
+      if (s.t0 > t1 || end < t0) continue;
+      if (!open) out.push({ ...s });
+      else if (s.open) out.push({ ...s, t1: end });
+      else {
+        const joined = (this.joins.get(s.refresh) ?? []).filter((x) => x <= asOf).length;
+        out.push({ ...s, t1: end, open: true, ok: null, epochBefore: null, epochAfter: null, node: null, fetches: null, callers: (s.startedBy === null ? 0 : 1) + joined });
+      }
     }
     return out;
   }
 
-  /** every fault and topology event, in time order */
-  faults(): readonly ClusterEvent[] {
-    return this.cluster;
+  /** every fault and topology event up to `asOf`, in time order */
+  faults(asOf = Infinity): readonly ClusterEvent[] {
+    if (asOf === Infinity) return this.cluster;
+    let n = 0;
+    while (n < this.cluster.length && (this.cluster[n] as ClusterEvent).t <= asOf) n++;
+    return this.cluster.slice(0, n);
   }
 
   /** the story of `op`, or null when it was not recorded (sampled out, or never seen) */
-  story(op: number): OpStory | null {
+  story(op: number, asOf = Infinity): OpStory | null {
     const r = this.byId.get(op);
     if (r === undefined) return null;
-    return storyOf(r, (id) => {
-      const s = this.spanById.get(id);
-      return s === undefined || s.open ? null : s.ok;
-    });
+    const rec = asOf === Infinity ? r : clipRecord(r, asOf);
+    if (rec === null) return null;
+    return storyOf(rec, this.lookup(asOf));
+  }
+
+  /** the run's refreshes as the stories and lanes name them, as of `asOf` */
+  private lookup(asOf: number): RefreshLookup {
+    return {
+      ok: (id) => {
+        const s = this.spanById.get(id);
+        return s === undefined || s.open || s.t1 > asOf ? null : s.ok;
+      },
+      no: (id) => this.spanById.get(id)?.no ?? null,
+      lastOkBefore: (t) => {
+        let best: number | null = null;
+        for (const s of this.spans) {
+          if (s.t0 > t) break;
+          if (!s.open && s.ok === true && s.t1 <= t) best = s.no;
+        }
+        return best;
+      },
+    };
   }
 }

@@ -64,31 +64,62 @@ interface AckedWrite {
 const MAX_EXAMPLES = 10;
 const EPS = 1e-6;
 
-class Tally {
+/** the per-operation violation tallies the checker keeps, by name */
+export const TALLIES = ['lost', 'retriedConflict', 'retriedNotFound', 'overBudget', 'overDeadline', 'overDeadlineInBackoff'] as const;
+export type TallyName = (typeof TALLIES)[number];
+/** a tally as the report reads it: how many, and the op ids of the first few (distinct) */
+export interface TallyView {
+  readonly count: number;
+  readonly examples: readonly number[];
+}
+/** called on every violation as it is found (an index over time: `replay/seekIndex`) */
+export type ViolationListener = (tally: TallyName, op: number) => void;
+
+class Tally implements TallyView {
   count = 0;
   readonly examples: number[] = [];
+  constructor(
+    private readonly name: TallyName | null = null,
+    private readonly listener: ViolationListener | undefined = undefined,
+  ) {}
   add(op: number): void {
     this.count++;
-    if (this.examples.length < MAX_EXAMPLES && !this.examples.includes(op)) this.examples.push(op);
+    addExample(this.examples, op);
+    if (this.name !== null) this.listener?.(this.name, op);
   }
+}
+
+/** the first MAX_EXAMPLES distinct ops, in the order found */
+export function addExample(examples: number[], op: number): void {
+  if (examples.length < MAX_EXAMPLES && !examples.includes(op)) examples.push(op);
 }
 
 export class InvariantChecker implements TelemetrySink {
   private readonly ops = new OpTable<OpTrack>();
   /** key → highest acknowledged write: its version, its op id, when it was acknowledged (ms) */
   private readonly acked = new Map<string, AckedWrite>();
-  private readonly lost = new Tally();
-  private readonly retriedConflict = new Tally();
-  private readonly retriedNotFound = new Tally();
-  private readonly overBudget = new Tally();
-  private readonly overDeadline = new Tally();
-  private readonly overDeadlineInBackoff = new Tally();
+  private readonly lost: Tally;
+  private readonly retriedConflict: Tally;
+  private readonly retriedNotFound: Tally;
+  private readonly overBudget: Tally;
+  private readonly overDeadline: Tally;
+  private readonly overDeadlineInBackoff: Tally;
   /** the latest final-state check: acknowledged writes the cluster's data no longer holds */
   private finalLost = new Tally();
   private finalLostKeys: string[] = [];
   private finalChecked = false;
 
-  constructor(private readonly config: () => ClientConfig) {}
+  constructor(
+    private readonly config: () => ClientConfig,
+    onViolation?: ViolationListener,
+  ) {
+    this.lost = new Tally('lost', onViolation);
+    this.retriedConflict = new Tally('retriedConflict', onViolation);
+    this.retriedNotFound = new Tally('retriedNotFound', onViolation);
+    this.overBudget = new Tally('overBudget', onViolation);
+    this.overDeadline = new Tally('overDeadline', onViolation);
+    this.overDeadlineInBackoff = new Tally('overDeadlineInBackoff', onViolation);
+  }
 
   emit(e: ZarisEvent): void {
     // Switch first: each case reads the fields of one event type only
@@ -207,10 +238,30 @@ export class InvariantChecker implements TelemetrySink {
     this.finalChecked = true;
   }
 
+  /** the tallies as the report reads them */
+  tallies(): Record<TallyName, TallyView> {
+    return { lost: this.lost, retriedConflict: this.retriedConflict, retriedNotFound: this.retriedNotFound, overBudget: this.overBudget, overDeadline: this.overDeadline, overDeadlineInBackoff: this.overDeadlineInBackoff };
+  }
+
   report(): InvariantReport {
-    const bugs = this.config().bugs;
-    const lostCount = this.lost.count + this.finalLost.count;
-    const okDetail = this.finalChecked
+    return invariantReport(this.config(), this.tallies(), { count: this.finalLost.count, examples: this.finalLost.examples, keys: this.finalLostKeys, checked: this.finalChecked });
+  }
+}
+
+/** what the final-state check found (live sessions, headless runs) */
+export interface FinalCheck extends TallyView {
+  readonly keys: readonly string[];
+  readonly checked: boolean;
+}
+
+const NO_FINAL_CHECK: FinalCheck = { count: 0, examples: [], keys: [], checked: false };
+
+/** the report of a set of tallies: what `InvariantChecker.report()` says for them */
+export function invariantReport(config: ClientConfig, t: Readonly<Record<TallyName, TallyView>>, final: FinalCheck = NO_FINAL_CHECK): InvariantReport {
+  const bugs = config.bugs;
+  const self = { ...t, finalLost: final, finalLostKeys: final.keys, finalChecked: final.checked };
+    const lostCount = self.lost.count + self.finalLost.count;
+    const okDetail = self.finalChecked
       ? 'every read saw every write acknowledged before it started; the final data holds every acknowledged version'
       : 'every read saw every write acknowledged before it started (the final data is checked on Pause)';
     const checks: InvariantCheck[] = [
@@ -222,34 +273,33 @@ export class InvariantChecker implements TelemetrySink {
         detail:
           lostCount === 0
             ? okDetail
-            : `${this.lost.count} stale read(s) after an acknowledged write; ${this.finalLost.count} key(s) lost an acknowledged version${this.finalLost.count > 0 ? ` (${this.finalLostKeys.slice(0, 5).join(', ')}; the ops that wrote them are the counterexamples)` : ''}`,
-        examples: [...this.lost.examples, ...this.finalLost.examples].slice(0, MAX_EXAMPLES),
+            : `${self.lost.count} stale read(s) after an acknowledged write; ${self.finalLost.count} key(s) lost an acknowledged version${self.finalLost.count > 0 ? ` (${self.finalLostKeys.slice(0, 5).join(', ')}; the ops that wrote them are the counterexamples)` : ''}`,
+        examples: [...self.lost.examples, ...self.finalLost.examples].slice(0, MAX_EXAMPLES),
       },
       {
         name: 'noRetriedRealAnswers',
-        ok: this.retriedConflict.count + this.retriedNotFound.count === 0,
-        violations: this.retriedConflict.count + this.retriedNotFound.count,
-        expected: this.retriedNotFound.count === 0 && this.retriedConflict.count > 0 && bugs.retryConflict,
-        detail: `Conflict retried ${this.retriedConflict.count}×, NotFound retried ${this.retriedNotFound.count}×${bugs.retryConflict && this.retriedConflict.count > 0 ? ' (expected: retryConflict is on)' : ''}`,
-        examples: [...this.retriedConflict.examples, ...this.retriedNotFound.examples].slice(0, MAX_EXAMPLES),
+        ok: self.retriedConflict.count + self.retriedNotFound.count === 0,
+        violations: self.retriedConflict.count + self.retriedNotFound.count,
+        expected: self.retriedNotFound.count === 0 && self.retriedConflict.count > 0 && bugs.retryConflict,
+        detail: `Conflict retried ${self.retriedConflict.count}×, NotFound retried ${self.retriedNotFound.count}×${bugs.retryConflict && self.retriedConflict.count > 0 ? ' (expected: retryConflict is on)' : ''}`,
+        examples: [...self.retriedConflict.examples, ...self.retriedNotFound.examples].slice(0, MAX_EXAMPLES),
       },
       {
         name: 'attemptBudgetKept',
-        ok: this.overBudget.count === 0,
-        violations: this.overBudget.count,
-        expected: this.overBudget.count > 0 && bugs.deadlineReplacesAttempts,
-        detail: `${this.overBudget.count} operation(s) made more attempts than their budget${bugs.deadlineReplacesAttempts && this.overBudget.count > 0 ? ' (expected: deadlineReplacesAttempts is on — the refresh storm)' : ''}`,
-        examples: this.overBudget.examples,
+        ok: self.overBudget.count === 0,
+        violations: self.overBudget.count,
+        expected: self.overBudget.count > 0 && bugs.deadlineReplacesAttempts,
+        detail: `${self.overBudget.count} operation(s) made more attempts than their budget${bugs.deadlineReplacesAttempts && self.overBudget.count > 0 ? ' (expected: deadlineReplacesAttempts is on — the refresh storm)' : ''}`,
+        examples: self.overBudget.examples,
       },
       {
         name: 'deadlineKept',
-        ok: this.overDeadline.count + this.overDeadlineInBackoff.count === 0,
-        violations: this.overDeadline.count + this.overDeadlineInBackoff.count,
-        expected: this.overDeadline.count === 0 && this.overDeadlineInBackoff.count > 0 && bugs.unclampedBackoff,
-        detail: `${this.overDeadline.count + this.overDeadlineInBackoff.count} operation(s) outlived their deadline by more than the bounded wait they were in (${this.overDeadlineInBackoff.count} in an unclamped backoff)${bugs.unclampedBackoff && this.overDeadlineInBackoff.count > 0 ? ' (expected: unclampedBackoff is on)' : ''}`,
-        examples: [...this.overDeadline.examples, ...this.overDeadlineInBackoff.examples].slice(0, MAX_EXAMPLES),
+        ok: self.overDeadline.count + self.overDeadlineInBackoff.count === 0,
+        violations: self.overDeadline.count + self.overDeadlineInBackoff.count,
+        expected: self.overDeadline.count === 0 && self.overDeadlineInBackoff.count > 0 && bugs.unclampedBackoff,
+        detail: `${self.overDeadline.count + self.overDeadlineInBackoff.count} operation(s) outlived their deadline by more than the bounded wait they were in (${self.overDeadlineInBackoff.count} in an unclamped backoff)${bugs.unclampedBackoff && self.overDeadlineInBackoff.count > 0 ? ' (expected: unclampedBackoff is on)' : ''}`,
+        examples: [...self.overDeadline.examples, ...self.overDeadlineInBackoff.examples].slice(0, MAX_EXAMPLES),
       },
     ];
     return { ok: checks.every((c) => c.ok || c.expected), checks };
-  }
 }

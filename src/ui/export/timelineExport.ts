@@ -7,7 +7,7 @@ import type { Outcome } from '../../core/domain/status';
 import { OUTCOME_STYLE, PHASE_STYLE, REFRESH_STYLE } from '../theme/statusColors';
 import { drawTimeline, TIMELINE_THEME } from '../timeline/drawTimeline';
 import { CanvasPainter, SvgPainter } from '../timeline/painter';
-import type { RetriedIndex } from '../timeline/retriedIndex';
+import type { RetriedQuery } from '../timeline/retriedIndex';
 import { buildScene, type Scene, type SceneOptions, type TimelineQuery } from '../timeline/scene';
 import { captionHeight, drawCaption, type LegendItem } from './caption';
 import { canvasToPng } from './download';
@@ -35,7 +35,7 @@ export function exportSize(width: number, height: number, lines: number, legendI
 
 export interface TimelineExportInput {
   readonly query: TimelineQuery;
-  readonly retried: RetriedIndex | null;
+  readonly retried: RetriedQuery | null;
   readonly options: SceneOptions;
   readonly caption: readonly string[];
 }

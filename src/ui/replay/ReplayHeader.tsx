@@ -1,43 +1,60 @@
-/** The replay's header: the run's identity and the headline figures at the cursor. */
+/**
+ * The replay's header: the run's identity, the verdict at the cursor and
+ * for the whole run (each labelled), what the recording holds, and the
+ * headline figures at the cursor.
+ */
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { KpiStrip } from '../KpiStrip';
-import { selectInvariantRows, selectWorkloadSummary } from '../store/selectors';
+import { selectWorkloadSummary } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import type { ReplayController } from './replayController';
 import { RunIdentityBlock } from './RunIdentityBlock';
+import { cursorVerdict, runVerdict, type VerdictLine } from './verdicts';
 
-const VERDICT = {
-  pending: { label: 'invariants: waiting for events', className: 'badge muted' },
-  ok: { label: 'invariants kept', className: 'badge ok' },
-  expected: { label: 'invariant violated — explained by a bug toggle', className: 'badge expected' },
-  violated: { label: 'invariant VIOLATED', className: 'badge bad' },
-} as const;
+const MB = 1024 * 1024;
+
+function Verdict({ label, line, testId }: { label: string; line: VerdictLine; testId: string }) {
+  return (
+    <span className={`verdict-line tone-${line.tone}`} data-testid={testId} data-tone={line.tone}>
+      <span className="k">{label}</span> <span className={`badge ${line.tone}`}>{line.label}</span>
+    </span>
+  );
+}
 
 export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
-  const run = useStore(ctl.ui, (s) => s.run);
+  const { run, info, budget, frameCursorMs, lastSeekMs, computeMs } = useStore(ctl.ui, useShallow((s) => ({ run: s.run, info: s.info, budget: s.budget, frameCursorMs: s.frameCursorMs, lastSeekMs: s.lastSeekMs, computeMs: s.frameComputeMs })));
   const { snap, workload } = useDashboard(useShallow((s) => ({ snap: s.snapshot, workload: s.workload })));
-  const verdict = useMemo(() => selectInvariantRows(snap.invariants).verdict, [snap]);
+  const atCursor = useMemo(() => cursorVerdict(snap.invariants, budget), [snap, budget]);
+  const whole = useMemo(() => runVerdict(info?.wholeRun ?? null), [info]);
+  // the panels' time: the verdict is read from the same frame
+  const cursorAt = `${((frameCursorMs ?? 0) / 1000).toFixed(2)} s`;
   return (
     <header className="app-header replay-header">
       <div className="brand">
         <h1>Replay</h1>
-        <p className="tagline">deterministic engine · one time cursor</p>
+        <p className="tagline">recorded once · one time cursor</p>
       </div>
       {run ? (
         <RunIdentityBlock
           identity={run.identity}
           {...(run.scenario ? { extra: withSchedule(selectWorkloadSummary(workload), run.scenario.changes.length) } : {})}
           badges={
-            <span className={VERDICT[verdict].className} data-testid="replay-verdict">
-              {VERDICT[verdict].label}
+            <span className="verdicts" data-testid="replay-verdict">
+              <Verdict label={`at the cursor (${cursorAt})`} line={atCursor} testId="replay-verdict-cursor" />
+              <Verdict label="whole run" line={whole} testId="replay-verdict-run" />
             </span>
           }
         />
       ) : (
         <div className="identity k">nothing loaded</div>
       )}
+      <div className="recording k" data-testid="replay-memory" data-bytes={info?.memory.totalBytes ?? 0} data-memory={info ? JSON.stringify(info.memory) : '{}'} data-seek-ms={computeMs ?? ''}>
+        {info
+          ? `recorded once: ${info.events.toLocaleString('en-US')} events · ${(info.memory.totalBytes / MB).toFixed(0)} MB held (tape ${(info.memory.tapeBytes / MB).toFixed(0)} MB, ${info.memory.checkpoints.toLocaleString('en-US')} checkpoints)${lastSeekMs !== null ? ` · last seek ${lastSeekMs.toFixed(0)} ms` : ''}`
+          : 'recording…'}
+      </div>
       <KpiStrip label="Figures at the cursor" />
     </header>
   );

@@ -4,14 +4,15 @@
  * on the main thread. One time cursor moves every panel — the timeline, the
  * time charts (with a cursor line), the cluster view and the figures.
  */
-import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { ReplaySession } from '../bridge/replaySession';
-import { verdictText } from '../export/caption';
+import { verdictText, type RunIdentity } from '../export/caption';
 import { ExportButtons } from '../export/ExportButtons';
 import { PanelActionsContext, type PanelActions } from '../panels/chart/panelActions';
 import { PANELS } from '../panels/registry';
-import { TimeCursorContext } from '../panels/timeCursor';
+import { TimeCursorContext, type TimeCursor } from '../panels/timeCursor';
+import { enqueueRedraw } from '../panels/updateQueue';
 import { VisibleCell } from '../panels/visibility';
 import type { AppStore } from '../shell/appStore';
 import type { DashboardStore } from '../store/dashboardStore';
@@ -34,6 +35,45 @@ export interface ReplayViewProps {
   readonly store: DashboardStore;
 }
 
+/** the timeline at the cursor: the one part that follows the cursor every frame */
+function ReplayTimeline({ ctl, store, identity }: { ctl: ReplayController; store: DashboardStore; identity: RunIdentity }) {
+  const cursorMs = useStore(ctl.ui, (s) => s.status.cursorMs);
+  const verdict = verdictText(useStore(store, (s) => s.snapshot.invariants));
+  const onSeek = useCallback((t: number) => void ctl.seek(t), [ctl]);
+  return <TimelinePanel feed={ctl.feed} identity={identity} verdict={verdict} cursorMs={cursorMs} onSeek={onSeek} defaultMode="op" defaultFilter="retried" testId="timeline" />;
+}
+
+/**
+ * One panel's view of the time cursor: the cursor and range of the frame the
+ * store shows, taken in the panel's turn of the redraw queue (a new cursor
+ * redraws the charts one per frame, not all in one long task).
+ */
+function CellCursor({ ctl, children }: { ctl: ReplayController; children: ReactNode }) {
+  const read = (): TimeCursor => {
+    const s = ctl.ui.getState();
+    const t = s.frameCursorMs ?? 0;
+    return { cursorSec: t / 1000, domain: replayDomain(t, s.status.durationMs) };
+  };
+  const [value, setValue] = useState(read);
+  useEffect(() => {
+    let cancel: (() => void) | null = null;
+    const un = ctl.ui.subscribe((s, prev) => {
+      if (s.frameCursorMs === prev.frameCursorMs && s.status.durationMs === prev.status.durationMs) return;
+      cancel?.();
+      cancel = enqueueRedraw(() => {
+        cancel = null;
+        setValue(read());
+      });
+    });
+    return () => {
+      un();
+      cancel?.();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- read() only reads ctl
+  }, [ctl]);
+  return <TimeCursorContext.Provider value={value}>{children}</TimeCursorContext.Provider>;
+}
+
 function Publisher() {
   usePublisher();
   return null;
@@ -45,10 +85,11 @@ export default function ReplayView({ app, store }: ReplayViewProps) {
   const part = useStore(app, (s) => s.parts.replay);
   const origin = useStore(app, (s) => s.origins.replay);
   const run = useStore(ctl.ui, (s) => s.run);
-  const status = useStore(ctl.ui, (s) => s.status);
+  // not the whole status: it changes every animation frame while playing (the timeline and the transport bar read it themselves)
+  const playing = useStore(ctl.ui, (s) => s.status.playing);
+  const restingCursor = useStore(ctl.ui, (s) => (s.status.playing ? null : s.status.cursorMs));
   const loading = useStore(ctl.ui, (s) => s.loading);
   const error = useStore(ctl.ui, (s) => s.error);
-  const snapshot = useStore(store, (s) => s.snapshot);
 
   // (re)load whenever what the URL names changes (not when only the cursor moves)
   const runKey = encodeUrlState({ ...part, cursor: undefined, view: 'replay' });
@@ -67,20 +108,20 @@ export default function ReplayView({ app, store }: ReplayViewProps) {
 
   // the cursor goes into the URL when it rests (scenario runs only: an events file is not in the link)
   useEffect(() => {
-    if (status.playing || loading !== null || run?.kind !== 'scenario') return;
-    const t = Math.round(status.cursorMs);
+    if (playing || restingCursor === null || loading !== null || run?.kind !== 'scenario') return;
+    const t = Math.round(restingCursor);
     if (app.getState().parts.replay.cursor !== t) app.getState().setPart('replay', { cursor: t });
-  }, [app, status.playing, status.cursorMs, loading, run]);
+  }, [app, playing, restingCursor, loading, run]);
 
-  const domain = replayDomain(status.cursorMs, status.durationMs);
-  // while playing, the charts' cursor follows the published snapshot (charts redraw per publish, not per frame)
-  const chartCursorMs = status.playing ? snapshot.totals.lastT : status.cursorMs;
-  const cursor = useMemo(() => ({ cursorSec: chartCursorMs / 1000, domain }), [chartCursorMs, domain[0], domain[1]]); // eslint-disable-line react-hooks/exhaustive-deps
-  // the export reads the charts' range when clicked
-  const domainRef = useRef(domain);
-  useEffect(() => {
-    domainRef.current = domain;
-  });
+  // the export reads the charts' range when clicked (the range of the frame the store shows)
+  const domainRef = useRef<readonly [number, number]>([0, 1]);
+  useEffect(
+    () =>
+      ctl.ui.subscribe((s) => {
+        domainRef.current = replayDomain(s.frameCursorMs ?? 0, s.status.durationMs);
+      }),
+    [ctl],
+  );
   const panelActions: PanelActions = useMemo(
     () => ({
       Component: function PanelExport({ title, target }) {
@@ -150,28 +191,19 @@ export default function ReplayView({ app, store }: ReplayViewProps) {
         </div>
         <main className="replay-main">
           {run ? (
-            <TimelinePanel
-              feed={ctl.feed}
-              identity={run.identity}
-              verdict={verdictText(snapshot.invariants)}
-              cursorMs={status.cursorMs}
-              onSeek={(t) => void ctl.seek(t)}
-              defaultMode="op"
-              defaultFilter="retried"
-              testId="timeline"
-            />
+            <ReplayTimeline ctl={ctl} store={store} identity={run.identity} />
           ) : null}
-          <TimeCursorContext.Provider value={cursor}>
-            <PanelActionsContext.Provider value={panelActions}>
-              <div className="grid">
-                {PANELS.map((p) => (
-                  <VisibleCell key={p.id} id={p.id} className={`cell span-${p.span}`}>
+          <PanelActionsContext.Provider value={panelActions}>
+            <div className="grid">
+              {PANELS.map((p) => (
+                <VisibleCell key={p.id} id={p.id} className={`cell span-${p.span}`}>
+                  <CellCursor ctl={ctl}>
                     <p.Component />
-                  </VisibleCell>
-                ))}
-              </div>
-            </PanelActionsContext.Provider>
-          </TimeCursorContext.Provider>
+                  </CellCursor>
+                </VisibleCell>
+              ))}
+            </div>
+          </PanelActionsContext.Provider>
         </main>
       </div>
     </StoreProvider>

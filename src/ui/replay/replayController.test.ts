@@ -1,80 +1,135 @@
-import { describe, expect, it } from 'vitest';
-import { findPreset } from '../../core/sim/presets';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenario, type Scenario } from '../../core/sim/scenario';
-import { EventBatchBuilder } from '../../core/telemetry/eventCodec';
+import { SimEngine } from '../../core/sim/engine';
+import { shortenedPreset } from '../../core/sim/testkit/presetInputs';
 import { toNdjson } from '../../core/telemetry/eventSchema';
-import type { ReplayListener } from '../bridge/replaySession';
+import type { ZarisEvent } from '../../core/telemetry/events';
 import { createDashboardStore } from '../store/dashboardStore';
-import { retriedOp, steadyOps } from '../store/testEvents';
-import { looksLikeEvents, ReplayController, type ReplaySessionLike } from './replayController';
+import { retriedOp } from '../store/testEvents';
+import { TelemetryAggregator } from '../store/telemetryAggregator';
+import { looksLikeEvents, ReplayController, SETTLE_MS } from './replayController';
+import { withInFlightOverBudget } from './seekIndex';
+import { inProcessSession, manualTime, overBudgetOf } from './testkit';
 
-const failover = (): Scenario => loadScenario(findPreset('failover')?.input, 'failover');
-
-/** a worker stand-in: load resets, seek streams the events up to t */
-function fakeSession(listener: ReplayListener, calls: string[]): ReplaySessionLike {
-  const events = [...retriedOp(), ...steadyOps(20, 1000, 50, 100)];
-  let cursor = 0;
-  return {
-    load: async () => {
-      calls.push('load');
-      listener.onReset();
-      cursor = 0;
-    },
-    seek: async (t) => {
-      calls.push(`seek ${t}`);
-      if (t < cursor) listener.onReset();
-      const b = new EventBatchBuilder();
-      for (const e of events) if (e.t <= t && (t < cursor || e.t > cursor || cursor === 0)) b.push(e);
-      listener.onBatch(b.take());
-      cursor = t;
-      listener.onStatus({ cursorMs: t, durationMs: 16_000, playing: false, speed: 1, generation: 0 });
-    },
-    play: async () => void calls.push('play'),
-    pause: async () => void calls.push('pause'),
-    step: async () => void calls.push('step'),
-    exportNdjson: async () => toNdjson(events),
-    exportTrace: async () => '{}',
-    dispose: () => void calls.push('dispose'),
-  };
-}
+const storm = (): Scenario => loadScenario(shortenedPreset('refresh-storm', 4000, 0.2), 'storm');
 
 function setup() {
-  const calls: string[] = [];
   const store = createDashboardStore();
-  const ctl = new ReplayController(store, (l) => fakeSession(l, calls));
-  return { calls, store, ctl };
+  const time = manualTime();
+  let clock = 0;
+  const ctl = new ReplayController(store, (l) => inProcessSession(l, time), () => clock);
+  // frames further apart than SETTLE_MS reach the store at once
+  const later = () => (clock += SETTLE_MS + 1);
+  return { store, ctl, time, later };
 }
 
+/** a fresh run to t, folded like the live store */
+function freshAt(s: Scenario, t: number) {
+  const events: ZarisEvent[] = [];
+  new SimEngine(s, { sinks: [{ emit: (e) => events.push(e) }] }).runTo(t);
+  const agg = new TelemetryAggregator(() => s.client);
+  agg.ingestEvents(events);
+  const snap = agg.snapshot();
+  // the replay's verdict counts operations in flight beyond their budget (see seekIndex.withInFlightOverBudget)
+  return { events, snapshot: snap.invariants === null ? snap : { ...snap, invariants: withInFlightOverBudget(snap.invariants, overBudgetOf(events), s.client) } };
+}
+
+afterEach(() => vi.useRealTimers());
+
 describe('replay controller', () => {
-  it('runs a scenario in the worker and feeds one cursor into the store and the timeline', async () => {
-    const { calls, store, ctl } = setup();
-    await ctl.loadScenario(failover(), 'preset failover', 'failover', 1500);
-    expect(calls).toEqual(['load', 'seek 1500']);
+  it('records a scenario once, the timeline holds the whole run, the store and the timeline show the cursor', async () => {
+    const { store, ctl, later } = setup();
+    later();
+    const s = storm();
+    await ctl.loadScenario(s, 'preset storm', 'refresh-storm', 1500);
+    ctl.flushFrame();
     const st = ctl.ui.getState();
-    expect(st.run?.identity).toMatchObject({ scenario: 'failover', seed: 1, nodes: 3, segments: 64, source: 'preset failover' });
+    expect(st.run?.identity).toMatchObject({ scenario: 'refresh-storm', seed: 1, source: 'preset storm' });
     expect(st.status.cursorMs).toBe(1500);
     expect(st.loading).toBeNull();
-    // the store was labelled with the scenario and got the events (published: the replay is paused)
-    expect(store.getState().session.scenario).toBe('failover');
-    expect(store.getState().snapshot.totals.opsEnded).toBeGreaterThan(0);
-    expect(ctl.feed.recorder.sampling.keptOps).toBe(2 + 11);
+    expect(st.info?.events).toBe(freshAt(s, s.durationMs).events.length);
+    expect(store.getState().session.scenario).toBe('refresh-storm');
+    const fresh = freshAt(s, 1500);
+    expect({ ...store.getState().snapshot, version: 0 }).toEqual({ ...fresh.snapshot, version: 0 });
+    // the timeline has every op of the run, but shows only those started by the cursor
+    const opsAt = fresh.events.filter((e) => e.type === 'op.start').length;
+    const all = ctl.feed.recorder.sampling.keptOps;
+    expect(all).toBeGreaterThan(opsAt);
+    const lanes = ctl.feed.query.lanes('op', 0, s.durationMs, 1e9);
+    expect(lanes.totalLanes).toBe(opsAt);
+    expect(Math.max(...lanes.lanes.flatMap((l) => l.bars.map((b) => b.t1)))).toBeLessThanOrEqual(1500);
   });
 
-  it('imports an events file; a bad one names the line and keeps the current run', async () => {
-    const { ctl } = setup();
-    await ctl.loadScenario(failover(), 'preset failover', 'failover');
+  it('seeks backwards without re-running: every figure is the fresh run to the new time', async () => {
+    const { store, ctl, later } = setup();
+    const s = storm();
+    await ctl.loadScenario(s, 'preset storm', 'refresh-storm');
+    expect(ctl.ui.getState().status.cursorMs).toBe(s.durationMs);
+    for (const t of [3200, 900, 2500.5, 0]) {
+      later();
+      await ctl.seek(t);
+      expect(ctl.ui.getState().status.cursorMs).toBe(t);
+      expect({ ...store.getState().snapshot, version: 0 }).toEqual({ ...freshAt(s, t).snapshot, version: 0 });
+      expect(ctl.feed.cursorMs).toBe(t);
+      expect(ctl.ui.getState().lastSeekMs).not.toBeNull();
+    }
+  });
+
+  it('a drag: frames in quick succession move the clock and the timeline at once, the panels once it rests', async () => {
+    vi.useFakeTimers();
+    const { store, ctl, later } = setup();
+    const s = storm();
+    later();
+    await ctl.loadScenario(s, 'preset storm', 'refresh-storm', 0);
+    const before = store.getState().snapshot;
+    await ctl.seek(1000);
+    await ctl.seek(2000);
+    expect(ctl.ui.getState().status.cursorMs).toBe(2000);
+    expect(ctl.feed.cursorMs).toBe(2000);
+    expect(store.getState().snapshot).toBe(before);
+    vi.advanceTimersByTime(SETTLE_MS);
+    expect(store.getState().snapshot.totals.lastT).toBeLessThanOrEqual(2000);
+    expect(store.getState().snapshot.totals.lastT).toBeGreaterThan(1900);
+  });
+
+  it('plays at 1×: the cursor moves with the clock, the panels get a frame every half second', async () => {
+    const { store, ctl, time, later } = setup();
+    const s = storm();
+    later();
+    await ctl.loadScenario(s, 'preset storm', 'refresh-storm', 0);
+    await ctl.play();
+    time.advance(1000);
+    expect(ctl.ui.getState().status.playing).toBe(true);
+    expect(ctl.ui.getState().status.cursorMs).toBeCloseTo(1000, -2);
+    expect(store.getState().snapshot.totals.lastT).toBeGreaterThan(400);
+    later();
+    await ctl.pause();
+    expect(ctl.ui.getState().status.playing).toBe(false);
+    expect(store.getState().snapshot.totals.lastT).toBeLessThanOrEqual(ctl.ui.getState().status.cursorMs);
+  });
+
+  it('imports an events file through the same index; a bad one names the line and keeps the current run', async () => {
+    const { ctl, store, later } = setup();
+    later();
+    await ctl.loadScenario(storm(), 'preset storm', 'refresh-storm');
     const bad = new File(['{"t":0,"type":"op.start","op":1,"kind":"get","key":"k","segment":0}\n{"t":1,"type":"attempt.start","op":1}\n'], 'bad.ndjson');
     expect(await ctl.readFile(bad)).toBeNull();
     expect(ctl.ui.getState().error).toMatch(/bad\.ndjson: line 2: attempt(: required)?|line 2/);
-    expect(ctl.ui.getState().run?.identity.scenario).toBe('failover');
+    expect(ctl.ui.getState().run?.identity.scenario).toBe('refresh-storm');
 
     const good = new File([toNdjson(retriedOp())], 'run.ndjson');
     expect(await ctl.readFile(good)).toEqual({ kind: 'events', name: 'run.ndjson' });
     const st = ctl.ui.getState();
+    expect(st.error).toBeNull();
     expect(st.run).toMatchObject({ kind: 'events', identity: { scenario: 'run.ndjson', seed: null, client: null } });
-    await Promise.resolve();
+    expect(st.info?.source).toBe('events');
     expect(ctl.feed.recorder.sampling.keptOps).toBe(2);
-    expect(ctl.feed.recorder.story(1)?.attempts).toHaveLength(2);
+    expect(ctl.feed.query.story(1)?.attempts).toHaveLength(2);
+    ctl.flushFrame();
+    expect(store.getState().snapshot.totals.opsEnded).toBe(retriedOp().filter((e) => e.type === 'op.end').length);
+    later();
+    await ctl.seek(0);
+    expect(store.getState().snapshot.totals.opsEnded).toBe(0);
   });
 
   it('reads a scenario file back to the caller, and refuses an oversized file before reading it', async () => {

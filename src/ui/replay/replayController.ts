@@ -1,18 +1,21 @@
 /**
- * The replay view's engine room, framework-free: one source at a time (a
- * scenario in the replay worker, or an imported event log on the main
- * thread) feeding a second dashboard store and the timeline feed, with one
- * time cursor. Load errors are shown and never replace the current run.
+ * The replay view's engine room, framework-free: one recorded run at a time
+ * in the replay worker (a scenario computed once, or an imported event log)
+ * feeding a second dashboard store (a frame per cursor move) and the
+ * timeline feed (the whole run once, shown as at the cursor). Load errors
+ * are shown and never replace the current run.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { loadScenario, parseScenarioText, type Scenario } from '../../core/sim/scenario';
+import { EventBatchBuilder, type EventBatch } from '../../core/telemetry/eventCodec';
 import { assertNdjsonSize, NDJSON_MAX_BYTES, parseNdjson } from '../../core/telemetry/eventSchema';
-import type { ReplayListener, ReplaySession, ReplayStatus } from '../bridge/replaySession';
+import type { ZarisEvent } from '../../core/telemetry/events';
+import type { ReplayListener, ReplaySession, ReplayStatus, RunInfo, SeekFrame } from '../bridge/replaySession';
 import type { RunIdentity } from '../export/caption';
 import type { DashboardStore } from '../store/dashboardStore';
 import { TimelineFeed } from '../timeline/timelineFeed';
-import { EventLogPlayer, type ReplaySource } from './eventLogPlayer';
 import { latestOnly } from './latest';
+import type { BudgetAtCursor } from './seekIndex';
 
 /** what is loaded */
 export interface ReplayRun {
@@ -32,15 +35,30 @@ export interface ReplayUiState {
   readonly loading: string | null;
   /** the last load / import error (the current run is kept) */
   readonly error: string | null;
+  /** the recorded run (events, memory, whole-run verdict); null while recording */
+  readonly info: RunInfo | null;
+  /** over-budget operations at the cursor (the checker counts them only when they end) */
+  readonly budget: BudgetAtCursor | null;
+  /** wall ms from the last seek's call to its frame reaching the store (null before the first) */
+  readonly lastSeekMs: number | null;
+  /** wall ms the worker took to compute the last frame */
+  readonly frameComputeMs: number | null;
+  /** the cursor of the frame the store shows (the panels' time; lags the cursor while dragging) */
+  readonly frameCursorMs: number | null;
 }
 
-export type ReplaySessionLike = Pick<ReplaySession, 'load' | 'play' | 'pause' | 'step' | 'seek' | 'exportNdjson' | 'exportTrace' | 'dispose'>;
+export type ReplaySessionLike = Pick<ReplaySession, 'load' | 'loadBatches' | 'play' | 'pause' | 'step' | 'seek' | 'exportNdjson' | 'exportTrace' | 'dispose'>;
 export type SessionFactory = (listener: ReplayListener) => ReplaySessionLike;
 
 /** what a file turned out to be */
 export type FileContent = { readonly kind: 'scenario'; readonly scenario: Scenario; readonly name: string } | { readonly kind: 'events'; readonly name: string };
 
 const IDLE: ReplayStatus = { cursorMs: 0, durationMs: 0, playing: false, speed: 1, generation: 0 };
+/** frames closer together than this (a drag) reach the panels once they rest; the timeline and the clock follow every one */
+export const SETTLE_MS = 120;
+/** rows per batch handed to the worker for an imported log */
+const IMPORT_CHUNK = 1 << 16;
+const wallNow = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const nextFrame = (): Promise<void> => new Promise((r) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(r, 0)) : setTimeout(r, 0)));
 
@@ -57,75 +75,142 @@ export function scenarioIdentity(s: Scenario, source: string): RunIdentity {
 }
 
 export class ReplayController {
-  readonly ui: StoreApi<ReplayUiState> = createStore<ReplayUiState>()(() => ({ run: null, status: IDLE, speed: 1, loading: null, error: null }));
+  readonly ui: StoreApi<ReplayUiState> = createStore<ReplayUiState>()(() => ({ run: null, status: IDLE, speed: 1, loading: null, error: null, info: null, budget: null, lastSeekMs: null, frameComputeMs: null, frameCursorMs: null }));
   readonly feed = new TimelineFeed();
   private session: ReplaySessionLike | null = null;
-  private source: ReplaySource | null = null;
-  /** which source the listeners currently serve (stale ones are ignored) */
-  private active = 0;
-  private nextTag = 1;
+  /** a run is loaded in the worker */
+  private loaded = false;
   private token = 0;
   /** the scenario the dashboard store's session is labelled with */
   private storeScenario: Scenario | null = null;
+  /** the newest frame not yet in the store, and its timer */
+  private pending: SeekFrame | null = null;
+  private settleTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastFrameAt = -Infinity;
+  private pendingStatus: ReplayStatus | null = null;
+  private statusFrame = false;
+  private seekStartedAt: number | null = null;
   readonly seek: (t: number) => Promise<void>;
 
   constructor(
     readonly dashboard: DashboardStore,
     private readonly makeSession: SessionFactory,
+    private readonly now: () => number = wallNow,
   ) {
-    this.seek = latestOnly((t: number) => this.source?.seek(t) ?? Promise.resolve());
+    this.seek = latestOnly((t: number) => {
+      if (!this.loaded || this.session === null) return Promise.resolve();
+      this.seekStartedAt = this.now();
+      return this.session.seek(t);
+    });
   }
 
-  private listenerFor(tag: number, durationMs: () => number): ReplayListener {
-    const live = () => this.active === tag;
+  private listener(): ReplayListener {
     const d = () => this.dashboard.getState();
     return {
       onReset: () => {
-        if (!live() || this.storeScenario === null) return;
-        d().beginSession(this.storeScenario, this.ui.getState().run?.presetId ?? '');
-        this.feed.reset(durationMs());
+        this.cancelPending();
+        if (this.storeScenario !== null) d().beginSession(this.storeScenario, this.ui.getState().run?.presetId ?? '');
+        this.feed.reset(this.storeScenario?.durationMs ?? 0);
+        this.ui.setState({ info: null, budget: null });
       },
-      onBatch: (b) => {
-        if (!live()) return;
-        d().ingestBatch(b);
-        this.feed.ingestBatch(b);
+      // the whole run, once per load: the timeline shows it as at the cursor
+      onBatch: (b) => this.feed.ingestBatch(b),
+      onClusterView: (v) => d().setClusterView(v),
+      onClientView: (v) => d().setClientView(v),
+      onStatus: (status) => this.onStatus(status),
+      onProgress: (f) => {
+        const run = this.ui.getState().run;
+        if (run?.scenario) this.ui.setState({ loading: `Recording ${run.scenario.name} (seed ${run.scenario.seed}) once… ${Math.round(f * 100)} %` });
       },
-      onClusterView: (v) => live() && d().setClusterView(v),
-      onClientView: (v) => live() && d().setClientView(v),
-      onStatus: (status) => {
-        if (!live()) return;
-        this.ui.setState({ status });
-        if (!status.playing) d().publish();
+      onLoaded: (info) => {
+        this.feed.durationMs = info.durationMs;
+        this.ui.setState({ info });
       },
-      onError: (m) => live() && this.ui.setState({ error: m }),
+      onFrame: (frame, status, computeMs) => this.onFrame(frame, status, computeMs),
+      onError: (m) => this.ui.setState({ error: m }),
     };
   }
 
-  /** stops the current source: the worker session is paused (and reused), a player is dropped */
-  private releaseSource(): void {
-    if (this.source === null) return;
-    if (this.source === this.session) void this.session.pause().catch(() => undefined);
-    else this.source.dispose();
-    this.source = null;
+  /**
+   * The cursor reaches the clock, the scrubber and the timeline once per
+   * animation frame, whatever the rate of status messages: a message only
+   * notes the newest status, so a busy main thread never builds a backlog
+   * (a click on Pause is answered within a frame).
+   */
+  private onStatus(status: ReplayStatus): void {
+    this.pendingStatus = status;
+    if (this.statusFrame) return;
+    this.statusFrame = true;
+    const apply = () => {
+      this.statusFrame = false;
+      const st = this.pendingStatus;
+      if (st === null) return;
+      this.pendingStatus = null;
+      this.ui.setState({ status: st });
+      this.feed.setCursor(st.cursorMs);
+    };
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(apply);
+    else apply();
+  }
+
+  /** the clock, the scrubber and the timeline follow every frame; the panels get it now, or once a drag rests */
+  private onFrame(frame: SeekFrame, status: ReplayStatus, computeMs: number): void {
+    const now = this.now();
+    this.pendingStatus = null;
+    this.ui.setState({ status, frameComputeMs: computeMs });
+    this.feed.setCursor(frame.cursorMs);
+    this.pending = frame;
+    const quick = now - this.lastFrameAt < SETTLE_MS && !status.playing;
+    this.lastFrameAt = now;
+    if (this.settleTimer !== null) clearTimeout(this.settleTimer);
+    this.settleTimer = null;
+    if (quick) this.settleTimer = setTimeout(() => this.applyPending(), SETTLE_MS);
+    else this.applyPending();
+  }
+
+  private applyPending(): void {
+    this.settleTimer = null;
+    const f = this.pending;
+    if (f === null) return;
+    this.pending = null;
+    this.dashboard.getState().showFrame(f.snapshot, f.faults, f.clusterView, f.clientView);
+    this.ui.setState({ budget: f.budget, frameCursorMs: f.cursorMs });
+    if (this.seekStartedAt !== null) this.ui.setState({ lastSeekMs: this.now() - this.seekStartedAt });
+    this.seekStartedAt = null;
+  }
+
+  private cancelPending(): void {
+    if (this.settleTimer !== null) clearTimeout(this.settleTimer);
+    this.settleTimer = null;
+    this.pending = null;
+  }
+
+  /** the newest frame reaches the store now (tests, exports) */
+  flushFrame(): void {
+    this.applyPending();
   }
 
   /** the worker session (one per view, reused across loads) */
   private workerSession(): ReplaySessionLike {
-    if (this.session === null) this.session = this.makeSession(this.listenerFor(-1, () => this.storeScenario?.durationMs ?? 0));
+    if (this.session === null) this.session = this.makeSession(this.listener());
     return this.session;
+  }
+
+  private stopPlaying(): void {
+    if (this.loaded && this.ui.getState().status.playing) void this.session?.pause().catch(() => undefined);
   }
 
   /** runs `scenario` in the worker and puts the cursor at `cursorMs` (default: the end) */
   async loadScenario(scenario: Scenario, source: string, presetId: string | null, cursorMs?: number): Promise<void> {
     const token = ++this.token;
-    this.releaseSource();
-    this.ui.setState({ loading: `Running ${scenario.name} (seed ${scenario.seed})…`, error: null, run: { identity: scenarioIdentity(scenario, source), scenario, presetId, kind: 'scenario' } });
+    this.stopPlaying();
+    this.ui.setState({ loading: `Recording ${scenario.name} (seed ${scenario.seed}) once…`, error: null, run: { identity: scenarioIdentity(scenario, source), scenario, presetId, kind: 'scenario' } });
     this.storeScenario = scenario;
-    this.active = -1;
     const session = this.workerSession();
-    this.source = session;
+    this.loaded = false;
     try {
       await session.load(scenario);
+      this.loaded = true;
       if (token !== this.token) return;
       await this.seek(Math.min(scenario.durationMs, Math.max(0, cursorMs ?? scenario.durationMs)));
     } catch (e) {
@@ -149,7 +234,7 @@ export class ReplayController {
     try {
       const text = await file.text();
       if (looksLikeEvents(file.name, text.slice(0, 4096))) {
-        this.loadEventsText(text, file.name);
+        await this.loadEventsText(text, file.name);
         return { kind: 'events', name: file.name };
       }
       return { kind: 'scenario', scenario: parseScenarioText(text, file.name), name: file.name };
@@ -162,34 +247,54 @@ export class ReplayController {
   }
 
   /** parses an event log (throws an InputError naming line and field; nothing changes then) and replays it */
-  loadEventsText(text: string, name: string): void {
+  async loadEventsText(text: string, name: string): Promise<void> {
     const events = parseNdjson(text, { source: name });
+    await this.loadEvents(events, name);
+  }
+
+  /** replays decoded events (in time order) from the cursor at their end: recorded once in the worker, like a scenario */
+  async loadEvents(events: readonly ZarisEvent[], name: string): Promise<void> {
     if (events.length === 0) throw new Error(`${name}: no events in the file`);
-    this.token++;
-    this.releaseSource();
-    const tag = this.nextTag++;
-    this.active = tag;
+    const token = ++this.token;
+    this.stopPlaying();
     const last = events[events.length - 1];
     const durationMs = Math.max(1, Math.ceil(last?.t ?? 1));
-    this.storeScenario = loadScenario({ name: name.slice(0, 200), seed: 0, durationMs, description: 'imported events file: seed and configuration unknown' }, name);
+    const stub = loadScenario({ name: name.slice(0, 200), seed: 0, durationMs, description: 'imported events file: seed and configuration unknown' }, name);
+    this.storeScenario = stub;
     this.ui.setState({
       run: { identity: { scenario: name, seed: null, nodes: null, segments: null, client: null, source: 'events file' }, scenario: null, presetId: null, kind: 'events' },
+      loading: `Indexing ${name}…`,
+      error: null,
     });
-    const player = new EventLogPlayer(events, this.listenerFor(tag, () => durationMs), { scenario: name });
-    this.source = player;
-    player.load();
-    void this.seek(durationMs);
+    const batches: EventBatch[] = [];
+    for (let i = 0; i < events.length; i += IMPORT_CHUNK) {
+      const b = new EventBatchBuilder(Math.min(IMPORT_CHUNK, events.length - i));
+      for (let k = i; k < Math.min(events.length, i + IMPORT_CHUNK); k++) b.push(events[k] as ZarisEvent);
+      batches.push(b.take());
+    }
+    const session = this.workerSession();
+    this.loaded = false;
+    try {
+      await session.loadBatches(stub, batches);
+      this.loaded = true;
+      if (token !== this.token) return;
+      await this.seek(durationMs);
+    } catch (e) {
+      if (token === this.token) this.ui.setState({ error: `${name}: ${message(e)}` });
+    } finally {
+      if (token === this.token) this.ui.setState({ loading: null });
+    }
   }
 
   async play(): Promise<void> {
     const { status, speed } = this.ui.getState();
-    if (this.source === null) return;
+    if (!this.loaded || this.session === null) return;
     if (status.cursorMs >= status.durationMs - 1) await this.seek(0);
-    await this.source.play(speed);
+    await this.session.play(speed);
   }
 
   async pause(): Promise<void> {
-    await this.source?.pause();
+    if (this.loaded) await this.session?.pause();
   }
 
   async togglePlay(): Promise<void> {
@@ -198,20 +303,22 @@ export class ReplayController {
 
   async step(ms: number): Promise<void> {
     if (this.ui.getState().status.playing) await this.pause();
-    await this.source?.step(ms);
+    if (!this.loaded || this.session === null) return;
+    this.seekStartedAt = this.now();
+    await this.session.step(ms);
   }
 
   async setSpeed(speed: number): Promise<void> {
     this.ui.setState({ speed });
-    if (this.ui.getState().status.playing) await this.source?.play(speed);
+    if (this.ui.getState().status.playing) await this.session?.play(speed);
   }
 
   exportNdjson(): Promise<string> {
-    return this.source?.exportNdjson() ?? Promise.resolve('');
+    return this.loaded && this.session ? this.session.exportNdjson() : Promise.resolve('');
   }
 
   exportTrace(): Promise<string> {
-    return this.source?.exportTrace() ?? Promise.resolve('');
+    return this.loaded && this.session ? this.session.exportTrace() : Promise.resolve('');
   }
 
   clearError(): void {
@@ -220,9 +327,9 @@ export class ReplayController {
 
   dispose(): void {
     this.token++;
-    if (this.source !== this.session) this.source?.dispose();
+    this.cancelPending();
     this.session?.dispose();
     this.session = null;
-    this.source = null;
+    this.loaded = false;
   }
 }

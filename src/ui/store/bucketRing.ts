@@ -89,6 +89,25 @@ export class BucketRing {
     return { firstBucket, length, cols };
   }
 
+  /** becomes the window of `src` (a ring at least as long) that ends at bucket `head`, as if it had folded the same events */
+  loadWindow(src: BucketRing, head: number): void {
+    this.clear();
+    if (head < 0) return;
+    if (head <= src.head - src.capacity) throw new Error(`BucketRing.loadWindow: bucket ${head} is no longer in the source`);
+    const first = Math.max(0, head - this.capacity + 1, src.head - src.capacity + 1);
+    for (const m of METRICS) {
+      const w = METRIC_WIDTH[m];
+      const from = src.cols[m];
+      const to = this.cols[m];
+      for (let b = first; b <= head; b++) {
+        const s = (b % src.capacity) * w;
+        to.set(from.subarray(s, s + w), (b % this.capacity) * w);
+      }
+    }
+    this.head = head;
+    this.filled = Math.min(this.capacity, head + 1);
+  }
+
   clear(): void {
     for (const m of METRICS) this.cols[m].fill(0);
     this.head = -1;

@@ -11,6 +11,15 @@ const PHASE_CODE: Readonly<Record<Phase, number>> = { attempt: 0, refreshWait: 1
 export const MAX_TRACKED_OPS = 100_000;
 const MAX_TRACKED_REFRESHES = 10_000;
 
+/** an OpTracker's contents as flat pairs (a replay checkpoint) */
+export interface OpTrackerState {
+  /** op, segment × 4 + phase code, … in insertion order */
+  readonly ops: Float64Array;
+  /** refresh id, callers, … */
+  readonly refreshes: Float64Array;
+  readonly parked: Float64Array;
+}
+
 export class OpTracker {
   /** op → segment × 4 + phase code */
   private readonly ops = new Map<number, number>();
@@ -71,6 +80,29 @@ export class OpTracker {
     const v = this.refreshes.get(refresh) ?? 1;
     this.refreshes.delete(refresh);
     return v;
+  }
+
+  save(): OpTrackerState {
+    const ops = new Float64Array(this.ops.size * 2);
+    let i = 0;
+    for (const [k, v] of this.ops) {
+      ops[i++] = k;
+      ops[i++] = v;
+    }
+    const refreshes = new Float64Array(this.refreshes.size * 2);
+    i = 0;
+    for (const [k, v] of this.refreshes) {
+      refreshes[i++] = k;
+      refreshes[i++] = v;
+    }
+    return { ops, refreshes, parked: this.parked.slice() };
+  }
+
+  load(s: OpTrackerState): void {
+    this.clear();
+    for (let i = 0; i < s.ops.length; i += 2) this.ops.set(s.ops[i] as number, s.ops[i + 1] as number);
+    for (let i = 0; i < s.refreshes.length; i += 2) this.refreshes.set(s.refreshes[i] as number, s.refreshes[i + 1] as number);
+    this.parked.set(s.parked);
   }
 
   clear(): void {

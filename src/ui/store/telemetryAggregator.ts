@@ -6,12 +6,12 @@
  */
 import type { ClientConfig } from '../../core/client/config';
 import { OUTCOME_CODE } from '../../core/domain/status';
-import { InvariantChecker } from '../../core/sim/invariants';
+import { InvariantChecker, type InvariantReport, type ViolationListener } from '../../core/sim/invariants';
 import { decodeEvent, EventBatchBuilder, type EventBatch } from '../../core/telemetry/eventCodec';
 import { EVENT_TYPES, type EventType, type FaultEvent, type ZarisEvent } from '../../core/telemetry/events';
 import { BucketRing } from './bucketRing';
 import { ANSWERED_CODES, attemptBin, BUCKET_MS, latencyBin, LOG_CAPACITY, MAX_FAULT_MARKERS, PHASES, REFRESH_KINDS, WINDOW_BUCKETS, type RefreshKind } from './layout';
-import { OpTracker } from './opTracker';
+import { OpTracker, type OpTrackerState } from './opTracker';
 import { Ring } from './ring';
 import type { FaultMarker, LoggedEvent, SessionTotals, TelemetrySnapshot } from './snapshot';
 
@@ -29,20 +29,54 @@ const zeroTotals = (): MutableTotals => ({
   refreshRequested: 0, refreshExecuted: 0, maxAttemptsPerOp: 0, lastT: 0,
 });
 
+/** how an aggregator is built (the defaults are the dashboard's) */
+export interface AggregatorOptions {
+  /** buckets the ring keeps (default WINDOW_BUCKETS; a replay index keeps the whole run) */
+  readonly buckets?: number;
+  /** run the invariant checker (default true; a replay seek reads the verdict from its index instead) */
+  readonly checkInvariants?: boolean;
+  /** told of every violation the checker finds */
+  readonly onViolation?: ViolationListener;
+  /** keep the event log (default true; a replay seek sets it from its tape) */
+  readonly keepLog?: boolean;
+}
+
+/**
+ * The state a fold can resume from at a bucket boundary, small enough to keep
+ * hundreds: the bucket columns themselves are not in it (a replay index keeps
+ * the whole run's buckets once), nor the event log (re-read from the tape).
+ */
+export interface AggregatorCheckpoint {
+  /** events folded before it */
+  readonly index: number;
+  /** the ring's newest bucket then (-1 = none yet) */
+  readonly head: number;
+  readonly tracker: OpTrackerState;
+  readonly totals: SessionTotals;
+  readonly affected: readonly number[];
+  readonly faults: readonly FaultMarker[];
+}
+
 export class TelemetryAggregator {
-  readonly ring = new BucketRing(WINDOW_BUCKETS);
+  readonly ring: BucketRing;
   private readonly tracker = new OpTracker();
   private readonly log = new Ring<LoggedEvent>(LOG_CAPACITY);
   private readonly affected = new Set<number>();
   private checker: InvariantChecker;
   private readonly totals = zeroTotals();
-  private seq = 0;
   private publishes = 0;
   /** fault markers, oldest first (replaced, never mutated, when a fault arrives) */
   faults: readonly FaultMarker[] = [];
 
-  constructor(private readonly config: () => ClientConfig) {
-    this.checker = new InvariantChecker(config);
+  private readonly checking: boolean;
+
+  constructor(
+    private readonly config: () => ClientConfig,
+    private readonly options: AggregatorOptions = {},
+  ) {
+    this.ring = new BucketRing(options.buckets ?? WINDOW_BUCKETS);
+    this.checking = options.checkInvariants ?? true;
+    this.checker = new InvariantChecker(config, options.onViolation);
   }
 
   /** events folded in so far this session */
@@ -55,9 +89,35 @@ export class TelemetryAggregator {
     this.tracker.clear();
     this.log.clear();
     this.affected.clear();
-    this.checker = new InvariantChecker(this.config);
+    this.checker = new InvariantChecker(this.config, this.options.onViolation);
     Object.assign(this.totals, zeroTotals());
     this.faults = [];
+  }
+
+  /** where the fold stands (call between batches, at a bucket boundary) */
+  checkpoint(): AggregatorCheckpoint {
+    return { index: this.totals.events, head: this.ring.head, tracker: this.tracker.save(), totals: { ...this.totals }, affected: [...this.affected], faults: this.faults };
+  }
+
+  /**
+   * Resumes from `cp`: the ring's buckets up to `cp.head` are copied from
+   * `buckets` (a ring that holds the whole run). The invariant checker is
+   * not restored: an aggregator that resumes runs without one.
+   */
+  restore(cp: AggregatorCheckpoint, buckets: BucketRing): void {
+    if (this.checking) throw new Error('TelemetryAggregator.restore: only without the invariant checker');
+    this.ring.loadWindow(buckets, cp.head);
+    this.tracker.load(cp.tracker);
+    this.affected.clear();
+    for (const s of cp.affected) this.affected.add(s);
+    Object.assign(this.totals, cp.totals);
+    this.faults = cp.faults;
+  }
+
+  /** replaces the event log (the most recent events, oldest first) */
+  setLog(log: readonly LoggedEvent[]): void {
+    this.log.clear();
+    for (const e of log) this.log.push(e);
   }
 
   /** test helper path: encodes with the real codec, then folds */
@@ -71,7 +131,7 @@ export class TelemetryAggregator {
     const ring = this.ring;
     const tr = this.tracker;
     const tot = this.totals;
-    const logFrom = b.n - LOG_CAPACITY;
+    const logFrom = this.options.keepLog === false ? b.n : b.n - LOG_CAPACITY;
     // The parked gauge of a bucket is the in-flight count after its last event: it is written
     // when the stream moves to another bucket (before the ring may advance and carry it forward)
     // and at the end of the batch, rather than after every event.
@@ -161,11 +221,12 @@ export class TelemetryAggregator {
         parkedBucket = bucket;
       }
       const logIt = i >= logFrom;
-      const checked = CHECKED[type] === 1;
+      const checked = this.checking && CHECKED[type] === 1;
       if (logIt || checked) {
         const e = decodeEvent(b, i);
         if (checked) this.checker.emit(e);
-        if (logIt) this.log.push({ seq: this.seq++, event: e });
+        // seq = the event's number in the session: the same whichever way the stream was cut into batches
+        if (logIt) this.log.push({ seq: tot.events - 1, event: e });
       }
     }
     if (parkedSlot >= 0) this.writeParked(parkedSlot);
@@ -204,8 +265,8 @@ export class TelemetryAggregator {
     this.publishes++;
   }
 
-  /** an immutable copy of everything panels read */
-  snapshot(): TelemetrySnapshot {
+  /** an immutable copy of everything panels read (`invariants` overrides the checker's report) */
+  snapshot(invariants?: InvariantReport | null): TelemetrySnapshot {
     const p = this.tracker.parked;
     return {
       version: ++this.publishes,
@@ -213,7 +274,7 @@ export class TelemetryAggregator {
       window: this.ring.snapshot(),
       parkedNow: { attempt: p[0] as number, refreshWait: p[1] as number, backoff: p[2] as number },
       events: this.log.toArray(),
-      invariants: this.totals.events > 0 ? this.checker.report() : null,
+      invariants: this.totals.events === 0 ? null : invariants !== undefined ? invariants : this.checker.report(),
       affectedSegments: [...this.affected].sort((a, b) => a - b),
       totals: { ...this.totals },
     };

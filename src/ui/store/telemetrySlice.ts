@@ -1,6 +1,7 @@
+import type { ClientView, ClusterView } from '../../core/cluster/views';
 import type { EventBatch } from '../../core/telemetry/eventCodec';
 import type { ZarisEvent } from '../../core/telemetry/events';
-import type { TelemetrySnapshot } from './snapshot';
+import type { FaultMarker, TelemetrySnapshot } from './snapshot';
 import type { SliceCreator } from './storeTypes';
 import { TelemetryAggregator } from './telemetryAggregator';
 
@@ -22,6 +23,8 @@ export interface TelemetrySlice {
   /** copies the aggregates out into a new snapshot (no-op when nothing changed) */
   publish(): void;
   resetTelemetry(): void;
+  /** a replay's frame: the snapshot, fault markers and views at its cursor, computed elsewhere (one `set`) */
+  showFrame(snapshot: TelemetrySnapshot, faults: readonly FaultMarker[], cluster: ClusterView | null, client: ClientView | null): void;
   /** the live session's final-state check (key → version the cluster holds, for writes acknowledged up to `asOfMs`) */
   checkFinalData(asOfMs: number, versions: ReadonlyMap<string, number>): void;
 }
@@ -53,6 +56,12 @@ export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => 
     checkFinalData: (asOfMs, versions) => {
       aggregator.checkFinalData(asOfMs, versions);
       set({ snapshot: aggregator.snapshot(), pending: 0 });
+    },
+    showFrame: (snapshot, faults, cluster, client) => {
+      // the same markers keep their identity (every panel reads them: a new array would redraw them all at once)
+      const prev = get().faultMarkers;
+      const same = prev.length === faults.length && prev.every((m, i) => m.t === faults[i]?.t && m.action === faults[i]?.action && m.node === faults[i]?.node);
+      set({ snapshot: { ...snapshot, version: get().snapshot.version + 1 }, ...(same ? {} : { faultMarkers: faults }), pending: 0, cluster, client });
     },
     resetTelemetry: () => {
       aggregator.reset();

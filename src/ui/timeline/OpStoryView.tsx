@@ -19,6 +19,21 @@ function Outcome({ o }: { o: OpStory['outcome'] }) {
   );
 }
 
+/** a refresh wait in the refresh lane's numbering */
+function waitWhere(s: Extract<OpStep, { kind: 'refreshWait' }>): string {
+  const no = s.refreshNo === null ? null : `refresh #${s.refreshNo}`;
+  switch (s.how) {
+    case 'started':
+      return `started ${no ?? 'a refresh'}`;
+    case 'coalesced':
+      return `rode ${no ?? 'a refresh'} (coalesced)`;
+    case 'debounced':
+      return no === null ? 'debounced: the map was fetched moments before' : `debounced: the map was just fetched by ${no}`;
+    default:
+      return s.resumedMs === null ? 'waiting for a refresh' : 'asked for a refresh';
+  }
+}
+
 function StepRow({ s }: { s: OpStep }) {
   switch (s.kind) {
     case 'attempt':
@@ -45,9 +60,7 @@ function StepRow({ s }: { s: OpStep }) {
           </td>
           <td className="num">{at(s.requestMs)}</td>
           <td className="num">{s.resumedMs === null ? '—' : formatDuration(s.resumedMs - s.requestMs)}</td>
-          <td>
-            {s.how === 'started' ? 'started' : s.how === 'coalesced' ? 'rode (coalesced)' : s.how === 'debounced' ? 'debounced as' : 'asked for'} refresh {s.refresh ?? '?'}
-          </td>
+          <td>{waitWhere(s)}</td>
           <td>
             after {s.cause}
             {s.abandoned ? ' · gave up waiting' : s.refreshOk === false ? ' · refresh failed' : s.refreshOk === true ? ' · map fetched' : ''}
@@ -69,9 +82,32 @@ function StepRow({ s }: { s: OpStep }) {
   }
 }
 
-export function OpStoryView({ story, onClose }: { story: OpStory; onClose: () => void }) {
+export interface OpStoryViewProps {
+  /** the story as at the cursor */
+  readonly story: OpStory;
+  /** the whole recording's story of the same op (how it ends, if it does) */
+  readonly final?: OpStory | null;
+  /** the replay's cursor (null: no cursor, the story is the whole recording's) */
+  readonly cursorMs?: number | null;
+  readonly onClose: () => void;
+}
+
+/** why it ended, or where it stands: in flight at the cursor, or never finished */
+function whyText(story: OpStory, final: OpStory | null, cursorMs: number | null): { readonly label: string; readonly text: string } {
+  const attempts = story.attempts.length;
+  if (story.reason !== null) return { label: END_REASON_STYLE[story.reason].label, text: endReasonText(story.reason, attempts, story.budget) };
+  if (final !== null && final.reason !== null && final.endMs !== null && cursorMs !== null)
+    return {
+      label: 'in flight at the cursor',
+      text: `${attempts} attempt${attempts === 1 ? '' : 's'} made by ${at(cursorMs)}; it ends at ${at(final.endMs)}: ${endReasonText(final.reason, final.attempts.length, final.budget)}`,
+    };
+  return { label: 'did not finish', text: `did not finish before the run ended (${attempts} attempt${attempts === 1 ? '' : 's'} made)` };
+}
+
+export function OpStoryView({ story, final = null, cursorMs = null, onClose }: OpStoryViewProps) {
   const reason = story.reason;
   const attempts = story.attempts.length;
+  const why = whyText(story, final, cursorMs);
   return (
     <section className="op-story" aria-label={`Story of operation ${story.op}`} data-testid="op-story">
       <header>
@@ -84,7 +120,7 @@ export function OpStoryView({ story, onClose }: { story: OpStory; onClose: () =>
         </button>
       </header>
       <p className="why" style={{ borderColor: reason ? END_REASON_STYLE[reason].color : '#64748b' }}>
-        <b>{reason ? END_REASON_STYLE[reason].label : 'in flight'}:</b> {endReasonText(reason, attempts, story.budget)}
+        <b>{why.label}:</b> {why.text}
         {story.latencyMs !== null ? ` · took ${formatDuration(story.latencyMs)}` : ''}
       </p>
       <dl className="facts">
@@ -112,7 +148,7 @@ export function OpStoryView({ story, onClose }: { story: OpStory; onClose: () =>
           <dt>attempt budget</dt>
           <dd>
             {story.budget ?? '—'}
-            {story.budget !== null && attempts > story.budget ? <span className="over"> · {attempts} made</span> : null}
+            {story.budget !== null && attempts > story.budget ? <span className="over"> · {attempts} made{reason === null && cursorMs !== null ? ' by the cursor' : ''}</span> : null}
           </dd>
         </div>
       </dl>

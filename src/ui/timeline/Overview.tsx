@@ -43,7 +43,7 @@ export function Overview({ feed, viewport, bounds, onViewport, cursorMs, height 
     c.width = Math.round(width * dpr);
     c.height = Math.round(height * dpr);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawOverview(new CanvasPainter(ctx), { width, height, x0, w, bounds, viewport, cursorMs, bands: faultBands(feed.recorder.faults()) }, feed.activity);
+    drawOverview(new CanvasPainter(ctx), { width, height, x0, w, bounds, viewport, cursorMs, bands: faultBands(feed.query.faults()) }, feed.activity);
   }, [feed, version, width, height, x0, w, bounds, viewport, cursorMs]);
 
   const timeAt = (e: PointerEvent<HTMLCanvasElement>): number => xToTime(full, e.clientX - e.currentTarget.getBoundingClientRect().left, x0, w);

@@ -65,7 +65,9 @@ export function TimelinePanel(props: TimelinePanelProps) {
     [props, bounds],
   );
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the story grows with the feed
-  const story = useMemo(() => (selectedOp === null ? null : feed.recorder.story(selectedOp)), [feed, selectedOp, version]);
+  const story = useMemo(() => (selectedOp === null ? null : feed.query.story(selectedOp)), [feed, selectedOp, version]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- how it ends (the whole recording), beside where it stands at the cursor
+  const finalStory = useMemo(() => (selectedOp === null ? null : feed.recorder.story(selectedOp)), [feed, selectedOp, version]);
 
   const sceneOptions = (): SceneOptions => {
     const canvas = wrap.current?.querySelector('canvas.tl-canvas');
@@ -82,8 +84,8 @@ export function TimelinePanel(props: TimelinePanelProps) {
     });
   const name = (ext: string) => exportFileName(identity, title, ext, viewport);
   const exports = [
-    { label: 'PNG', title: 'Save the timeline as PNG with a caption (scenario, seed, config, verdict, time range)', testId: `${testId}-export-png`, run: async () => downloadBlob(await timelinePng({ query: feed.recorder, retried: feed.retried, options: sceneOptions(), caption: caption() }), name('png')) },
-    { label: 'SVG', title: 'Save the timeline as SVG (vector) with a caption', testId: `${testId}-export-svg`, run: async () => downloadText(timelineSvg({ query: feed.recorder, retried: feed.retried, options: sceneOptions(), caption: caption() }), name('svg'), 'image/svg+xml') },
+    { label: 'PNG', title: 'Save the timeline as PNG with a caption (scenario, seed, config, verdict, time range)', testId: `${testId}-export-png`, run: async () => downloadBlob(await timelinePng({ query: feed.query, retried: feed.retriedAt, options: sceneOptions(), caption: caption() }), name('png')) },
+    { label: 'SVG', title: 'Save the timeline as SVG (vector) with a caption', testId: `${testId}-export-svg`, run: async () => downloadText(timelineSvg({ query: feed.query, retried: feed.retriedAt, options: sceneOptions(), caption: caption() }), name('svg'), 'image/svg+xml') },
   ];
   const zoom = (action: 'zoomIn' | 'zoomOut' | 'reset') => setViewport(applyKey(viewport, action, bounds));
   const span = viewport.t1 - viewport.t0;
@@ -146,7 +148,7 @@ export function TimelinePanel(props: TimelinePanelProps) {
           />
           {showOverview ? <Overview feed={feed} viewport={viewport} bounds={bounds} onViewport={setViewport} cursorMs={cursorMs} /> : null}
         </div>
-        {story ? <OpStoryView story={story} onClose={() => setSelectedOp(null)} /> : null}
+        {story ? <OpStoryView story={story} final={finalStory} cursorMs={feed.cursorMs === Infinity ? null : feed.cursorMs} onClose={() => setSelectedOp(null)} /> : null}
         {selectedOp !== null && story === null ? (
           <p className="panel-hint">Operation {selectedOp} was not recorded (sampled out).</p>
         ) : null}

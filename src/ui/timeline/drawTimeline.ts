@@ -80,7 +80,9 @@ function drawRefreshLane(p: Painter, s: Scene, spanY: Map<number, number>): void
       const color = sp.open ? T.inFlight : sp.ok === false ? REFRESH_STYLE.failed.color : REFRESH_STYLE.executed.color;
       p.rect(xa, y + 12, xb - xa, l.refreshH - 16, color, 0.95);
       spanY.set(sp.refresh, xb);
-      if (xb - xa > 34) p.text((xa + xb) / 2, y + 12 + (l.refreshH - 16) / 2, `×${sp.callers}`, { color: T.halo, size: 10, weight: 600, align: 'center' });
+      // the refresh's number (the op stories use the same) and its callers
+      const label = xb - xa > 58 ? `#${sp.no} ×${sp.callers}` : xb - xa > 22 ? `#${sp.no}` : '';
+      if (label !== '') p.text((xa + xb) / 2, y + 12 + (l.refreshH - 16) / 2, label, { color: T.halo, size: 10, weight: 600, align: 'center' });
     }
   });
   p.line(0, y + l.refreshH - 0.5, l.width, y + l.refreshH - 0.5, T.grid, 1);

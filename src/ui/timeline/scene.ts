@@ -4,13 +4,13 @@
  * it goes on a plot of a given size. The renderer draws it and the pointer
  * hit-tests against it, so both agree on the geometry.
  */
-import type { Lane, LaneMode, RefreshSpan, TimelineRecorder } from '../../core/replay/opStory';
+import type { Lane, LaneMode, RefreshSpan, TimelineAt } from '../../core/replay/opStory';
 import { epochChanges, faultBands, type FaultBand } from './faultBands';
-import { laneOfStory, type RetriedIndex } from './retriedIndex';
+import { laneOfStory, type RetriedQuery } from './retriedIndex';
 import { niceTicks, timeToX, type Viewport } from './viewport';
 
 /** What the scene reads from a recording (a TimelineRecorder fits). */
-export type TimelineQuery = Pick<TimelineRecorder, 'lanes' | 'refreshSpans' | 'faults' | 'story' | 'timeRange' | 'sampling'>;
+export type TimelineQuery = TimelineAt;
 
 export type LaneFilter = 'all' | 'retried';
 
@@ -84,7 +84,7 @@ export const visibleRowsOf = (l: Layout): number => Math.max(0, Math.floor((l.he
 const wasRetried = (lane: Lane): boolean => lane.bars.some((b) => b.attempt > 1) || lane.waits.length > 0;
 
 /** the "retried only" lanes of an op-mode window, from the retried index (op stories) */
-function retriedLanes(q: TimelineQuery, index: RetriedIndex, o: SceneOptions, visibleRows: number): { lanes: Lane[]; total: number; offset: number } {
+function retriedLanes(q: TimelineQuery, index: RetriedQuery, o: SceneOptions, visibleRows: number): { lanes: Lane[]; total: number; offset: number } {
   const ops = index.opsIn(o.viewport.t0, o.viewport.t1);
   const offset = Math.max(0, Math.min(o.laneOffset, ops.length - visibleRows));
   const now = q.timeRange().endMs;
@@ -96,7 +96,7 @@ function retriedLanes(q: TimelineQuery, index: RetriedIndex, o: SceneOptions, vi
   return { lanes, total: ops.length, offset };
 }
 
-export function buildScene(q: TimelineQuery, o: SceneOptions, retried: RetriedIndex | null = null, base: Omit<Layout, 'width' | 'height'> = DEFAULT_LAYOUT): Scene {
+export function buildScene(q: TimelineQuery, o: SceneOptions, retried: RetriedQuery | null = null, base: Omit<Layout, 'width' | 'height'> = DEFAULT_LAYOUT): Scene {
   const layout: Layout = { ...base, width: o.width, height: o.height };
   const visibleRows = visibleRowsOf(layout);
   const { t0, t1 } = o.viewport;

@@ -24,10 +24,11 @@ export function describeHit(h: Hit): { readonly title: string; readonly lines: r
     case 'wait': {
       const w = h.lane.waits[h.index];
       if (w === undefined) break;
-      const how = w.how === 'started' ? 'started' : w.how === 'coalesced' ? 'rode (coalesced)' : w.how === 'debounced' ? 'was debounced as' : 'asked for';
+      const no = w.refreshNo === null ? 'a refresh' : `refresh #${w.refreshNo}`;
+      const how = w.how === 'started' ? `started ${no}` : w.how === 'coalesced' ? `rode ${no} (coalesced)` : w.how === 'debounced' ? `debounced: the map was just fetched${w.refreshNo === null ? '' : ` by ${no}`}` : 'asked for a refresh';
       return {
         title: `op ${w.op} · waits for a map refresh`,
-        lines: [`${how} refresh ${w.refresh ?? '?'}`, `waited ${formatDuration(w.t1 - w.t0)}${w.abandoned ? ' — gave up (wait budget spent)' : ''}`, `${at(w.t0)} → ${at(w.t1)}`],
+        lines: [how, `waited ${formatDuration(w.t1 - w.t0)}${w.abandoned ? ' — gave up (wait budget spent)' : ''}`, `${at(w.t0)} → ${at(w.t1)}`],
       };
     }
     case 'op': {
@@ -38,7 +39,7 @@ export function describeHit(h: Hit): { readonly title: string; readonly lines: r
     case 'refresh': {
       const s = h.span;
       return {
-        title: `map refresh ${s.refresh}`,
+        title: `map refresh #${s.no}`,
         lines: [
           s.open ? 'in flight' : s.ok ? `fetched from node ${s.node ?? '?'} · epoch ${s.epochBefore} → ${s.epochAfter}` : 'failed: no map fetched',
           `${s.callers} caller${s.callers === 1 ? '' : 's'} rode it${s.startedBy !== null ? ` (started by op ${s.startedBy})` : ''}`,
@@ -64,7 +65,7 @@ export function describeHit(h: Hit): { readonly title: string; readonly lines: r
 export function endReasonText(reason: keyof typeof END_REASON_STYLE | null, attempts: number, budget: number | null): string {
   switch (reason) {
     case null:
-      return 'still in flight when the recording ended';
+      return 'did not finish before the run ended';
     case 'success':
       return `answered Ok on attempt ${attempts}`;
     case 'realAnswer':

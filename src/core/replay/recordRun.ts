@@ -1,0 +1,141 @@
+/**
+ * Record once: a scenario runs in the engine exactly one time, its events go
+ * to an {@link EventTape} and the cluster's and the client's views are kept
+ * whenever they change, so any time can be shown later without re-running.
+ * Views are taken right after each fault, topology change and executed
+ * refresh (a timer at the event's own time, after the timers already due
+ * then), and compared every 100 ms for changes no event announces.
+ */
+import { clientViewOf, clusterViewOf, type ClientView, type ClusterView } from '../cluster/views';
+import type { ClusterMap } from '../domain/clusterMap';
+import { SimEngine } from '../sim/engine';
+import type { Scenario } from '../sim/scenario';
+import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
+import { EventTape } from './eventTape';
+
+/** the views of a run at the times they changed */
+export class ViewTimeline {
+  readonly clusterTimes: number[] = [];
+  readonly cluster: ClusterView[] = [];
+  readonly clientTimes: number[] = [];
+  readonly client: ClientView[] = [];
+  private lastMap: ClusterMap | null = null;
+
+  /** keeps the views at `t` if they differ from the last ones kept */
+  capture(engine: SimEngine, t: number): void {
+    const cv = clusterViewOf(engine.state, t);
+    const last = this.cluster[this.cluster.length - 1];
+    if (last === undefined || !sameCluster(last, cv)) {
+      this.clusterTimes.push(t);
+      this.cluster.push(cv);
+    }
+    const map = engine.client.map;
+    if (map !== this.lastMap) {
+      const prev = this.client[this.client.length - 1];
+      this.lastMap = map;
+      if (prev === undefined || prev.epoch !== map.epoch || !sameNumbers(prev.owners, map.owners)) {
+        this.clientTimes.push(t);
+        this.client.push(clientViewOf(map, t));
+      }
+    }
+  }
+
+  /** the cluster's view at `t` (null before the first): the one kept when it last changed (its `t` says when) */
+  clusterAt(t: number): ClusterView | null {
+    const i = lastAtOrBefore(this.clusterTimes, t);
+    return i < 0 ? null : (this.cluster[i] as ClusterView);
+  }
+
+  /** the client's map at `t` (null before the first), as kept when it last changed */
+  clientAt(t: number): ClientView | null {
+    const i = lastAtOrBefore(this.clientTimes, t);
+    return i < 0 ? null : (this.client[i] as ClientView);
+  }
+
+  /** rough bytes held (numbers and small arrays) */
+  get bytes(): number {
+    let n = 0;
+    for (const v of this.cluster) n += 64 + v.nodes.length * 48 + v.owners.length * 8 * 3 + v.replicas.reduce((a, r) => a + 32 + r.length * 8, 0);
+    for (const v of this.client) n += 32 + v.owners.length * 8;
+    return n;
+  }
+}
+
+function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function sameCluster(a: ClusterView, b: ClusterView): boolean {
+  if (a.epoch !== b.epoch || a.nodes.length !== b.nodes.length || !sameNumbers(a.owners, b.owners)) return false;
+  for (let i = 0; i < a.nodes.length; i++) {
+    const x = a.nodes[i];
+    const y = b.nodes[i];
+    if (x?.id !== y?.id || x?.status !== y?.status || x?.declaredDead !== y?.declaredDead) return false;
+  }
+  for (let i = 0; i < a.phases.length; i++) if (a.phases[i] !== b.phases[i]) return false;
+  for (let i = 0; i < a.replicas.length; i++) if (!sameNumbers(a.replicas[i] ?? [], b.replicas[i] ?? [])) return false;
+  return true;
+}
+
+/** index of the last time ≤ t (-1 if none) */
+export function lastAtOrBefore(times: readonly number[], t: number): number {
+  let a = 0;
+  let b = times.length;
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if ((times[m] as number) <= t) a = m + 1;
+    else b = m;
+  }
+  return a - 1;
+}
+
+export interface Recording {
+  readonly scenario: Scenario;
+  readonly tape: EventTape;
+  readonly views: ViewTimeline;
+}
+
+/** virtual ms between the checks for unannounced view changes */
+const VIEW_CHECK_MS = 100;
+
+/** runs `scenario` once, to its end; `onProgress` gets the fraction done every 2 % */
+export function recordScenario(scenario: Scenario, onProgress?: (fraction: number) => void): Recording {
+  const tape = new EventTape();
+  const views = new ViewTimeline();
+  let engine: SimEngine | null = null;
+  let pendingAt = NaN;
+  const capture = (): void => {
+    pendingAt = NaN;
+    if (engine !== null) views.capture(engine, engine.now);
+  };
+  const sink: TelemetrySink = {
+    emit(e: ZarisEvent) {
+      tape.emit(e);
+      if ((e.type === 'fault' || e.type === 'topology' || e.type === 'refresh.end') && engine !== null && pendingAt !== e.t) {
+        pendingAt = e.t;
+        engine.scheduler.at(e.t, capture);
+      }
+    },
+  };
+  engine = new SimEngine(scenario, { sinks: [sink] });
+  engine.runTo(0);
+  views.capture(engine, 0);
+  const end = scenario.durationMs;
+  let reported = 0;
+  for (let t = VIEW_CHECK_MS; ; t += VIEW_CHECK_MS) {
+    const to = Math.min(t, end);
+    engine.runTo(to);
+    views.capture(engine, to);
+    if (onProgress !== undefined && to / end - reported >= 0.02) {
+      reported = to / end;
+      onProgress(reported);
+    }
+    if (to >= end) break;
+  }
+  tape.seal();
+  onProgress?.(1);
+  return { scenario, tape, views };
+}

@@ -1,0 +1,131 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { clientViewOf, clusterViewOf } from '../../core/cluster/views';
+import { recordScenario } from '../../core/replay/recordRun';
+import { SimEngine } from '../../core/sim/engine';
+import { loadScenario, type Scenario } from '../../core/sim/scenario';
+import { scenarioArb } from '../../core/sim/testkit/faultSchedules';
+import { shortenedPreset } from '../../core/sim/testkit/presetInputs';
+import { EventBatchBuilder } from '../../core/telemetry/eventCodec';
+import type { ZarisEvent } from '../../core/telemetry/events';
+import type { TelemetrySnapshot } from '../store/snapshot';
+import { TelemetryAggregator } from '../store/telemetryAggregator';
+import { SeekIndex, withInFlightOverBudget } from './seekIndex';
+import { overBudgetOf } from './testkit';
+
+const RUNS = Math.max(10, Math.round((Number(process.env.ZARIS_PROPERTY_RUNS ?? '') || 300) / 10));
+
+/** a fresh engine run to `t`: its events, and its views at `t` */
+function freshRun(s: Scenario, t: number) {
+  const events: ZarisEvent[] = [];
+  const engine = new SimEngine(s, { sinks: [{ emit: (e) => events.push(e) }] });
+  engine.runTo(t);
+  return { events, cluster: clusterViewOf(engine.state, engine.now), client: clientViewOf(engine.client.map, engine.now) };
+}
+
+const overBudget = overBudgetOf;
+
+/** the fresh fold's snapshot as the replay reports it: the checker's verdict plus operations in flight beyond their budget */
+function freshReplaySnapshot(s: Scenario, agg: TelemetryAggregator, events: readonly ZarisEvent[]): TelemetrySnapshot {
+  const snap = agg.snapshot();
+  return snap.invariants === null ? snap : { ...snap, invariants: withInFlightOverBudget(snap.invariants, overBudget(events), s.client) };
+}
+
+/** what the dashboard store shows after folding `events` in batches of `batch` */
+function freshFold(s: Scenario, events: readonly ZarisEvent[], batch: number): TelemetryAggregator {
+  const agg = new TelemetryAggregator(() => s.client);
+  for (let i = 0; i < events.length; i += batch) {
+    const b = new EventBatchBuilder(batch);
+    for (const e of events.slice(i, i + batch)) b.push(e);
+    agg.ingestBatch(b.take());
+  }
+  return agg;
+}
+
+const comparable = (s: TelemetrySnapshot) => ({ ...s, version: 0 });
+/** a view without its time stamp (a frame's view carries the time it last changed) */
+const atZero = <V extends { readonly t: number }>(v: V | null) => (v === null ? null : { ...v, t: 0 });
+
+describe('SeekIndex: seek anywhere = a fresh run to that time', () => {
+  it('snapshot, fault markers and views at random times, in random order, equal a fresh run to each time', { timeout: 120_000 }, () => {
+    fc.assert(
+      fc.property(
+        scenarioArb({ varyBudget: true, bugs: ['deadlineReplacesAttempts', 'retryConflict', 'unclampedBackoff'], maxFaults: 4 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 40, max: 3000 }),
+        fc.integer({ min: 1, max: 9000 }),
+        (input, fractions, checkpointEvents, batch) => {
+          const s = loadScenario(input, 'generated');
+          const rec = recordScenario(s);
+          const index = new SeekIndex(rec.tape, s.client, s.durationMs, rec.views, { checkpointEvents });
+          for (const f of fractions) {
+            const t = Math.round(f * s.durationMs * 100) / 100;
+            const frame = index.frameAt(t);
+            const fresh = freshRun(s, t);
+            expect(frame.events).toBe(fresh.events.length);
+            const agg = freshFold(s, fresh.events, batch);
+            expect(comparable(frame.snapshot)).toEqual(comparable(freshReplaySnapshot(s, agg, fresh.events)));
+            expect(frame.budget).toEqual(overBudget(fresh.events));
+            expect(frame.faults).toEqual(agg.faults);
+            expect(atZero(frame.clusterView)).toEqual(atZero(fresh.cluster));
+            expect(atZero(frame.clientView)).toEqual(atZero(fresh.client));
+          }
+        },
+      ),
+      { numRuns: RUNS, seed: 20_261_201 },
+    );
+  });
+
+  it('presets with long-parked operations (the storm, the herd): random times, random checkpoint spacing', { timeout: 120_000 }, () => {
+    const runs = ['refresh-storm', 'failover', 'herd'].map((id) => {
+      const s = loadScenario(shortenedPreset(id, 8000, 0.25), id);
+      return { s, rec: recordScenario(s) };
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: runs.length - 1 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 200, max: 20_000 }), (k, f, checkpointEvents) => {
+        const { s, rec } = runs[k] as (typeof runs)[number];
+        const index = new SeekIndex(rec.tape, s.client, s.durationMs, rec.views, { checkpointEvents });
+        const t = f * s.durationMs;
+        const frame = index.frameAt(t);
+        const fresh = freshRun(s, t);
+        const agg = freshFold(s, fresh.events, 4096);
+        expect(comparable(frame.snapshot)).toEqual(comparable(freshReplaySnapshot(s, agg, fresh.events)));
+        expect(atZero(frame.clusterView)).toEqual(atZero(fresh.cluster));
+        expect(atZero(frame.clientView)).toEqual(atZero(fresh.client));
+      }),
+      { numRuns: RUNS, seed: 20_261_202 },
+    );
+  });
+
+  it('the recording is the run: the tape holds exactly the events of a plain run', () => {
+    const s = loadScenario(shortenedPreset('refresh-storm', 4000, 0.3), 'storm');
+    const rec = recordScenario(s);
+    const plain = freshRun(s, s.durationMs).events;
+    expect(rec.tape.length).toBe(plain.length);
+    expect(rec.tape.events()).toEqual(plain);
+  });
+
+  it('the storm: over-budget operations in flight at the cursor, while the checker (which counts at op.end) may not yet', () => {
+    const s = loadScenario(shortenedPreset('refresh-storm', 8000, 0.3), 'storm');
+    const rec = recordScenario(s);
+    const index = new SeekIndex(rec.tape, s.client, s.durationMs, rec.views);
+    const events = rec.tape.events();
+    const brute = (t: number) => overBudget(events.filter((e) => e.t <= t));
+    let sawInFlight = false;
+    for (let t = 0; t <= s.durationMs; t += 250) {
+      const b = index.budgetAt(t);
+      expect(b).toEqual(brute(t));
+      if (b.overBudgetInFlight > 0) sawInFlight = true;
+    }
+    expect(sawInFlight).toBe(true);
+    // at the cursor the report counts them; at the end it is the checker's
+    const inside = [...Array(33).keys()].map((k) => k * 250).find((t) => index.budgetAt(t).overBudgetInFlight > 0) as number;
+    const check = index.frameAt(inside).snapshot.invariants?.checks.find((c) => c.name === 'attemptBudgetKept');
+    expect(check).toMatchObject({ ok: false, expected: true });
+    expect(check?.violations).toBe(index.budgetAt(inside).overBudgetInFlight + index.budgetAt(inside).overBudgetEnded);
+    expect(index.wholeRun?.checks.find((c) => c.name === 'attemptBudgetKept')?.ok).toBe(false);
+    const m = index.memory();
+    expect(m.events).toBe(events.length);
+    expect(m.totalBytes).toBeGreaterThan(m.tapeBytes);
+  });
+});

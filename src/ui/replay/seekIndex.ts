@@ -1,0 +1,295 @@
+/**
+ * Seek anywhere in a recorded run, in either direction, without re-running
+ * it. Built once by folding the whole tape through the dashboard's own
+ * aggregator (so the figures are the dashboard's by construction):
+ *
+ * - the whole run's 100 ms buckets (one ring as long as the run),
+ * - a small checkpoint of the fold (in-flight ops, totals, faults) at the
+ *   first bucket boundary after every CHECKPOINT_EVENTS events,
+ * - every invariant violation with the event that revealed it,
+ * - each over-budget operation's span (first attempt beyond its budget → end).
+ *
+ * `frameAt(t)` copies the 60 s window ending at the checkpoint before `t`,
+ * restores the checkpoint and folds at most a few thousand events from the
+ * tape up to `t`: exactly the snapshot a fresh fold of the events ≤ t gives
+ * (seekIndex.test.ts checks it over random times and scenarios).
+ * Framework-free: the replay worker runs it; tests run it in Node.
+ */
+import type { ClientConfig } from '../../core/client/config';
+import type { ClientView, ClusterView } from '../../core/cluster/views';
+import { sliceBatch, type EventTape } from '../../core/replay/eventTape';
+import type { ViewTimeline } from '../../core/replay/recordRun';
+import { addExample, invariantReport, TALLIES, type InvariantReport, type TallyName, type TallyView } from '../../core/sim/invariants';
+import { decodeEvent } from '../../core/telemetry/eventCodec';
+import { EVENT_TYPES } from '../../core/telemetry/events';
+import { BUCKET_MS, LOG_CAPACITY } from '../store/layout';
+import type { FaultMarker, LoggedEvent, TelemetrySnapshot } from '../store/snapshot';
+import { TelemetryAggregator, type AggregatorCheckpoint } from '../store/telemetryAggregator';
+
+/** events between checkpoints (a seek folds at most this plus one bucket) */
+export const CHECKPOINT_EVENTS = 4096;
+
+const OP_START = EVENT_TYPES.indexOf('op.start');
+const ATTEMPT_START = EVENT_TYPES.indexOf('attempt.start');
+const OP_END = EVENT_TYPES.indexOf('op.end');
+
+/** operations beyond their attempt budget at a time (the checker counts them only when they end) */
+export interface BudgetAtCursor {
+  /** in flight at the cursor with more attempts made than their budget */
+  readonly overBudgetInFlight: number;
+  /** ended by the cursor with more attempts than their budget */
+  readonly overBudgetEnded: number;
+}
+
+/** everything the replay shows at one time */
+export interface SeekFrame {
+  readonly cursorMs: number;
+  /** events at or before the cursor */
+  readonly events: number;
+  readonly snapshot: TelemetrySnapshot;
+  readonly faults: readonly FaultMarker[];
+  readonly clusterView: ClusterView | null;
+  readonly clientView: ClientView | null;
+  readonly budget: BudgetAtCursor;
+}
+
+/** what the index holds, for the header and the bench */
+export interface SeekMemory {
+  readonly events: number;
+  readonly tapeBytes: number;
+  readonly bucketBytes: number;
+  readonly checkpoints: number;
+  readonly checkpointBytes: number;
+  readonly violationBytes: number;
+  readonly viewBytes: number;
+  readonly totalBytes: number;
+}
+
+/** a growable column of numbers */
+class NumCol {
+  data = new Float64Array(256);
+  length = 0;
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const d = new Float64Array(this.data.length * 2);
+      d.set(this.data);
+      this.data = d;
+    }
+    this.data[this.length++] = x;
+  }
+  /** entries < x (the column is ascending) */
+  countBelow(x: number): number {
+    let a = 0;
+    let b = this.length;
+    while (a < b) {
+      const m = (a + b) >> 1;
+      if ((this.data[m] as number) < x) a = m + 1;
+      else b = m;
+    }
+    return a;
+  }
+  sorted(): Float64Array {
+    return this.data.slice(0, this.length).sort();
+  }
+}
+
+const upperBound = (xs: Float64Array, x: number): number => {
+  let a = 0;
+  let b = xs.length;
+  while (a < b) {
+    const m = (a + b) >> 1;
+    if ((xs[m] as number) <= x) a = m + 1;
+    else b = m;
+  }
+  return a;
+};
+
+/**
+ * The report at a cursor, with the operations in flight there beyond their
+ * attempt budget counted as the violations they already are (the checker
+ * counts an operation when it ends, so inside the storm it would still say
+ * "kept" while every lane shows ×7). At the run's end nothing is in flight
+ * beyond its budget that the checker will not count, so the whole-run
+ * verdict is the checker's.
+ */
+export function withInFlightOverBudget(report: InvariantReport, budget: BudgetAtCursor, config: ClientConfig): InvariantReport {
+  if (budget.overBudgetInFlight === 0) return report;
+  const checks = report.checks.map((c) => {
+    if (c.name !== 'attemptBudgetKept') return c;
+    const violations = c.violations + budget.overBudgetInFlight;
+    const expected = config.bugs.deadlineReplacesAttempts;
+    return {
+      ...c,
+      ok: false,
+      violations,
+      expected,
+      detail: `${c.violations} operation(s) ended with more attempts than their budget; ${budget.overBudgetInFlight} in flight at the cursor have already made more${expected ? ' (expected: deadlineReplacesAttempts is on — the refresh storm)' : ''}`,
+    };
+  });
+  return { ok: checks.every((c) => c.ok || c.expected), checks };
+}
+
+export class SeekIndex {
+  private readonly whole: TelemetryAggregator;
+  private readonly seeker: TelemetryAggregator;
+  private readonly checkpoints: AggregatorCheckpoint[] = [];
+  /** per tally: the event index that revealed each violation, and its op */
+  private readonly violations = Object.fromEntries(TALLIES.map((k) => [k, { at: new NumCol(), op: new NumCol() }])) as Record<TallyName, { at: NumCol; op: NumCol }>;
+  private overStart: Float64Array = new Float64Array(0);
+  private overEnd: Float64Array = new Float64Array(0);
+  private checkpointBytes = 0;
+  private readonly checkpointEvents: number;
+  /** the verdict after the last event */
+  readonly wholeRun: InvariantReport | null;
+
+  constructor(
+    readonly tape: EventTape,
+    private readonly config: ClientConfig,
+    readonly durationMs: number,
+    private readonly views: ViewTimeline | null = null,
+    options: { readonly checkpointEvents?: number } = {},
+  ) {
+    this.checkpointEvents = Math.max(1, options.checkpointEvents ?? CHECKPOINT_EVENTS);
+    const buckets = Math.floor(Math.max(durationMs, tape.endT) / BUCKET_MS) + 2;
+    this.whole = new TelemetryAggregator(() => config, { buckets, onViolation: (tally, op) => this.violation(tally, op) });
+    this.seeker = new TelemetryAggregator(() => config, { checkInvariants: false, keepLog: false });
+    this.build();
+    this.wholeRun = tape.length === 0 ? null : this.reportAt(tape.length);
+  }
+
+  private violation(tally: TallyName, op: number): void {
+    const v = this.violations[tally];
+    v.at.push(this.whole.events - 1);
+    v.op.push(op);
+  }
+
+  private build(): void {
+    const tape = this.tape;
+    const whole = this.whole;
+    const starts = new NumCol();
+    const ends = new NumCol();
+    const budgetOf = new Map<number, number>();
+    const overAt = new Map<number, number>();
+    this.keep(whole.checkpoint());
+    let sinceCp = 0;
+    let lastBucket = -1;
+    tape.forEachSlice(0, tape.length, (b) => {
+      let from = 0;
+      for (let i = 0; i < b.n; i++) {
+        const t = b.t[i] as number;
+        const bucket = Math.floor(t / BUCKET_MS);
+        if (bucket !== lastBucket && sinceCp >= this.checkpointEvents) {
+          whole.ingestBatch(sliceBatch(b, from, i));
+          from = i;
+          this.keep(whole.checkpoint());
+          sinceCp = 0;
+        }
+        lastBucket = bucket;
+        sinceCp++;
+        // over-budget spans (columns: op.start e=budget, attempt.start a=attempt)
+        const type = b.type[i] as number;
+        if (type === OP_START) {
+          const budget = b.e[i] as number;
+          if (budget >= 0) budgetOf.set(b.op[i] as number, budget);
+        } else if (type === ATTEMPT_START) {
+          const op = b.op[i] as number;
+          const budget = budgetOf.get(op);
+          if (budget !== undefined && (b.a[i] as number) > budget && !overAt.has(op)) overAt.set(op, t);
+        } else if (type === OP_END) {
+          const op = b.op[i] as number;
+          budgetOf.delete(op);
+          const at = overAt.get(op);
+          if (at !== undefined) {
+            overAt.delete(op);
+            starts.push(at);
+            ends.push(t);
+          }
+        }
+      }
+      if (from < b.n) whole.ingestBatch(sliceBatch(b, from, b.n));
+    });
+    for (const at of overAt.values()) starts.push(at);
+    this.overStart = starts.sorted();
+    this.overEnd = ends.sorted();
+  }
+
+  private keep(cp: AggregatorCheckpoint): void {
+    this.checkpoints.push(cp);
+    this.checkpointBytes += 160 + (cp.tracker.ops.length + cp.tracker.refreshes.length + cp.tracker.parked.length) * 8 + cp.affected.length * 8;
+  }
+
+  /** the checker's report after the first `events` events */
+  reportAt(events: number): InvariantReport {
+    const tallies = {} as Record<TallyName, TallyView>;
+    for (const k of TALLIES) {
+      const v = this.violations[k];
+      const count = v.at.countBelow(events);
+      const examples: number[] = [];
+      for (let i = 0; i < count && examples.length < 10; i++) addExample(examples, v.op.data[i] as number);
+      tallies[k] = { count, examples };
+    }
+    return invariantReport(this.config, tallies);
+  }
+
+  budgetAt(t: number): BudgetAtCursor {
+    const started = upperBound(this.overStart, t);
+    const ended = upperBound(this.overEnd, t);
+    return { overBudgetInFlight: started - ended, overBudgetEnded: ended };
+  }
+
+  /** the replay's state at `t` (clamped to the run) */
+  frameAt(t: number): SeekFrame {
+    const cursorMs = Math.max(0, Math.min(t, Math.max(this.durationMs, this.tape.endT)));
+    const n = this.tape.indexAfter(cursorMs);
+    const cp = this.checkpointBefore(n);
+    const seeker = this.seeker;
+    seeker.restore(cp, this.whole.ring);
+    this.tape.forEachSlice(cp.index, n, (b) => seeker.ingestBatch(b));
+    const log: LoggedEvent[] = [];
+    let seq = Math.max(0, n - LOG_CAPACITY);
+    this.tape.forEachSlice(seq, n, (b) => {
+      for (let i = 0; i < b.n; i++) log.push({ seq: seq++, event: decodeEvent(b, i) });
+    });
+    seeker.setLog(log);
+    const budget = this.budgetAt(cursorMs);
+    const snapshot = seeker.snapshot(n === 0 ? null : withInFlightOverBudget(this.reportAt(n), budget, this.config));
+    return {
+      cursorMs,
+      events: n,
+      snapshot,
+      faults: seeker.faults,
+      clusterView: this.views?.clusterAt(cursorMs) ?? null,
+      clientView: this.views?.clientAt(cursorMs) ?? null,
+      budget,
+    };
+  }
+
+  private checkpointBefore(n: number): AggregatorCheckpoint {
+    let a = 0;
+    let b = this.checkpoints.length - 1;
+    while (a < b) {
+      const m = (a + b + 1) >> 1;
+      if ((this.checkpoints[m] as AggregatorCheckpoint).index <= n) a = m;
+      else b = m - 1;
+    }
+    return this.checkpoints[a] as AggregatorCheckpoint;
+  }
+
+  memory(): SeekMemory {
+    const tapeBytes = this.tape.bytes;
+    const bucketBytes = Object.values(this.whole.ring.cols).reduce((a, c) => a + c.byteLength, 0) + Object.values(this.seeker.ring.cols).reduce((a, c) => a + c.byteLength, 0);
+    let violationBytes = (this.overStart.length + this.overEnd.length) * 8;
+    for (const k of TALLIES) violationBytes += this.violations[k].at.data.byteLength * 2;
+    const viewBytes = this.views?.bytes ?? 0;
+    return {
+      events: this.tape.length,
+      tapeBytes,
+      bucketBytes,
+      checkpoints: this.checkpoints.length,
+      checkpointBytes: this.checkpointBytes,
+      violationBytes,
+      viewBytes,
+      totalBytes: tapeBytes + bucketBytes + this.checkpointBytes + violationBytes + viewBytes,
+    };
+  }
+}
