@@ -173,6 +173,11 @@ export class SvgPainter implements Painter {
     return this.parts.length;
   }
 
+  /** the elements drawn so far, without the document around them (to place into another SVG) */
+  body(): string {
+    return this.parts.join('');
+  }
+
   toString(width: number, height: number, background?: string): string {
     const bg = background ? `<rect width="100%" height="100%" fill="${esc(background)}"/>` : '';
     return `<svg xmlns="http://www.w3.org/2000/svg" width="${n(width)}" height="${n(height)}" viewBox="0 0 ${n(width)} ${n(height)}">${bg}${this.parts.join('')}</svg>`;
