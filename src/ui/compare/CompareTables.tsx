@@ -36,7 +36,7 @@ export function DeltaTable({ comparison, labelA, labelB }: { comparison: RunComp
             </tr>,
             ...r.parts.map((p) => (
               <tr key={`${r.id}-${p.label}`} className="part-row" data-testid={`compare-part-${r.id}-${p.label.replace(/\s+/g, '-')}`}>
-                <th scope="row">of which {p.label}</th>
+                <th scope="row">{`of which ${p.label}`}</th>
                 <td className="num">{p.a}</td>
                 <td className="num">{p.b}</td>
                 <td />

@@ -11,6 +11,9 @@ import type { SvgItem } from './svgDoc';
 
 type Box = { x: number; y: number; w: number; h: number };
 
+/** a CSS radius as SVG's rx: never more than half the box (999px pills stay pills, not ellipses) */
+const radius = (cs: CSSStyleDeclaration, b: Box): number => Math.min(parseFloat(cs.borderTopLeftRadius) || 0, b.w / 2, b.h / 2);
+
 const transparent = (c: string): boolean => c === '' || c === 'transparent' || /rgba\([^)]*,\s*0\)$/.test(c);
 
 /** the SVG properties a chart's look depends on, inlined when they differ from the parent's */
@@ -98,9 +101,11 @@ function textItems(node: Text, origin: Box, out: SvgItem[]): void {
   const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
   if (rects.length === 0) return;
   const push = (text: string, r: DOMRect): void => {
-    const t = applyTransform(cs.whiteSpace.startsWith('pre') ? text : text.replace(/\s+/g, ' ').trim(), cs.textTransform);
+    // collapsed like the layout did: one space, kept at the start only after an inline sibling (" · 2×")
+    const collapsed = text.replace(/\s+/g, ' ').trimEnd();
+    const t = applyTransform(cs.whiteSpace.startsWith('pre') ? text : node.previousSibling ? collapsed : collapsed.trimStart(), cs.textTransform);
     // baseline: the content box's middle plus a third of the em (close for sans faces)
-    if (t !== '') out.push({ kind: 'text', x: r.left - origin.x, y: r.top - origin.y + r.height / 2 + size * 0.35, text: t, ...base });
+    if (t.trim() !== '') out.push({ kind: 'text', x: r.left - origin.x, y: r.top - origin.y + r.height / 2 + size * 0.35, text: t, ...base });
   };
   if (rects.length === 1) return push(raw, rects[0] as DOMRect);
   // wrapped: measure word by word, one <text> per line
@@ -130,7 +135,7 @@ function textItems(node: Text, origin: Box, out: SvgItem[]): void {
 }
 
 function boxItems(el: Element, cs: CSSStyleDeclaration, b: Box, out: SvgItem[]): void {
-  if (!transparent(cs.backgroundColor)) out.push({ kind: 'rect', ...b, fill: cs.backgroundColor, rx: parseFloat(cs.borderTopLeftRadius) || 0 });
+  if (!transparent(cs.backgroundColor)) out.push({ kind: 'rect', ...b, fill: cs.backgroundColor, rx: radius(cs, b) });
   const sides = [
     { w: parseFloat(cs.borderTopWidth), c: cs.borderTopColor, s: cs.borderTopStyle },
     { w: parseFloat(cs.borderRightWidth), c: cs.borderRightColor, s: cs.borderRightStyle },
@@ -141,7 +146,7 @@ function boxItems(el: Element, cs: CSSStyleDeclaration, b: Box, out: SvgItem[]):
   const [t, r, bo, l] = sides as [(typeof sides)[0], (typeof sides)[0], (typeof sides)[0], (typeof sides)[0]];
   const uniform = shown.every(Boolean) && sides.every((x) => x.w === t.w && x.c === t.c);
   if (uniform) {
-    out.push({ kind: 'rect', x: b.x + t.w / 2, y: b.y + t.w / 2, w: b.w - t.w, h: b.h - t.w, stroke: t.c, strokeWidth: t.w, rx: parseFloat(cs.borderTopLeftRadius) || 0 });
+    out.push({ kind: 'rect', x: b.x + t.w / 2, y: b.y + t.w / 2, w: b.w - t.w, h: b.h - t.w, stroke: t.c, strokeWidth: t.w, rx: radius(cs, b) });
     return;
   }
   if (shown[0]) out.push({ kind: 'rect', x: b.x, y: b.y, w: b.w, h: t.w, fill: t.c });
