@@ -10,6 +10,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
+import { runScenario } from '../src/core/sim/runScenario';
+import { loadScenario } from '../src/core/sim/scenario';
+import { shortenedPreset } from '../src/core/sim/testkit/presetInputs';
+import { toNdjsonLine } from '../src/core/telemetry/ndjson';
 import { pngSize, ReplayPage, type Saved } from './pages/replay.page';
 import { launchBrowser } from './support/browser';
 
@@ -164,7 +168,7 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
 
     // a Replay panel (Recharts) and the timeline (canvas, drawn again as SVG)
     await p.goto('?preset=failover&view=replay');
-    await p.waitReplayReady();
+    await p.waitReplayReady(120_000);
     const r = p.page.locator('[data-view=replay]');
     const thr = await download(p, () => r.getByTestId('panel-throughput-svg').click());
     const tc = await svgCounts(p, thr.bytes.toString('utf8'));
@@ -234,6 +238,61 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     expect(errors).toEqual([]);
     await page.screenshot({ path: join(ARTEFACTS, 'review-report.png'), fullPage: true });
     await page.close();
+  });
+
+  it('an imported NDJSON file rebuilds the cluster view from its topology events; a file without them says what it lacks', async () => {
+    // a failover run written by the engine, as the CLI's --events would
+    const lines: string[] = [];
+    runScenario(loadScenario(shortenedPreset('failover', 10_000, 0.2)), { sinks: [{ emit: (e) => lines.push(toNdjsonLine(e)) }] });
+    const full = join(ARTEFACTS, 'import-failover.ndjson');
+    writeFileSync(full, `${lines.join('\n')}\n`);
+    const bare = join(ARTEFACTS, 'import-no-topology.ndjson');
+    writeFileSync(bare, `${lines.filter((l) => !l.includes('"type":"topology"')).join('\n')}\n`);
+
+    const p = await open('?preset=steady&view=replay', { width: 1600, height: 2600 });
+    await p.waitReplayReady(120_000);
+    // the longest main-thread task while the file is read and parsed (a figure, not a bound)
+    await p.page.evaluate(() => {
+      const w = window as unknown as { __longest: number };
+      w.__longest = 0;
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
+      }).observe({ type: 'longtask' });
+    });
+    await p.importFile(full);
+    await p.page.waitForFunction(() => document.querySelector('[data-view=replay] [data-testid=identity-scenario]')?.textContent === 'import-failover.ndjson', null, { timeout: 120_000 });
+    await p.waitReplayReady(120_000);
+    console.log(`[figure] import of ${lines.length} events: longest main-thread task ${await p.page.evaluate(() => (window as unknown as { __longest: number }).__longest)} ms (parse in the import worker; the rest is the panels folding the events)`);
+    const cluster = p.page.locator('[data-view=replay] [data-panel=cluster]');
+    expect(await cluster.getByTestId('cluster-note').innerText()).toMatch(/rebuilt from the file's topology events/);
+    expect(await cluster.locator('[aria-label^="node "]').count()).toBe(3);
+    expect(await cluster.locator('[aria-label="node 1 down"]').count()).toBe(1);
+    expect(await cluster.locator('[role=img]').getAttribute('aria-label')).toMatch(/^64 segments/);
+    await cluster.screenshot({ path: join(ARTEFACTS, 'import-cluster-view.png') });
+
+    await p.importFile(bare);
+    await p.page.waitForFunction(() => document.querySelector('[data-view=replay] [data-testid=identity-scenario]')?.textContent === 'import-no-topology.ndjson', null, { timeout: 120_000 });
+    await p.waitReplayReady(120_000);
+    expect(await cluster.locator('.empty').innerText()).toMatch(/lacks the "topology" event with change "initial".*it has fault events but not the initial layout/);
+  });
+
+  it('a partly bad link applies what it can and names what it dropped', async () => {
+    const p = await open('?preset=failover&view=compare&cmpA=noRefreshDebounce&seed=2', { width: 1600, height: 2400 });
+    const banner = p.page.getByTestId('url-error');
+    await banner.waitFor();
+    expect(await banner.innerText()).toMatch(/cmpB was missing, the rest of the link applies/);
+    expect(await banner.innerText()).toMatch(/cmpB missing: .*run B keeps the scenario's suggested side/);
+    await p.waitCompareDone();
+    const v = p.compareView;
+    expect(await v.getByTestId('identity-seed').innerText()).toBe('2');
+    expect(await v.getByTestId('compare-side-a').locator('h3').innerText()).toBe('bug on: no refresh debounce');
+    expect(await v.getByTestId('compare-side-b').locator('h3').innerText()).toBe('bug on: deadline replaces attempts');
+    const bad = await open('?preset=failover&view=compare&cmpA=none&cmpB=oops&backoffMillis=250', { width: 1600, height: 2400 });
+    await bad.page.getByTestId('url-error').waitFor();
+    expect(await bad.page.getByTestId('url-error').innerText()).toMatch(/cmpB was ignored, the rest of the link applies[\s\S]*unknown bug toggle\(s\) "oops"/);
+    await bad.waitCompareDone();
+    expect(await bad.compareView.getByTestId('compare-side-a').locator('h3').innerText()).toBe('fixed client (no bug toggles)');
+    expect(bad.url).toContain('backoffMillis=250');
   });
 
   it('Compare at 1920 px', async () => {

@@ -32,8 +32,8 @@ export function ClusterPanel() {
       title="Cluster"
       units="segments by active owner"
       legend={legend}
-      empty={cluster === null}
-      emptyText="No cluster view yet — press Start."
+      empty={cluster === null || cluster.nodes.length === 0}
+      emptyText={cluster?.note ?? 'No cluster view yet — press Start.'}
       aside={
         <span className="stat" aria-label="epochs">
           epoch {epochs.cluster ?? '—'} <small>cluster</small> · {epochs.client ?? '—'} <small>client map</small>
@@ -41,6 +41,11 @@ export function ClusterPanel() {
         </span>
       }
     >
+      {cluster?.note ? (
+        <p className="panel-hint" data-testid="cluster-note">
+          {cluster.note}
+        </p>
+      ) : null}
       <div className="nodes">
         {nodes.map((n) => (
           <div key={n.id} className="node-card" style={{ borderLeftColor: nodeColor(n.id) }} aria-label={`node ${n.id} ${n.status}`}>

@@ -1,14 +1,20 @@
 /**
  * Replays an imported event log (an NDJSON export or the CLI's --events
- * file) on the main thread with the same controls as the worker replay:
- * play at a speed, pause, step, seek (backwards = from the start again).
- * Events reach the listener as columnar batches, exactly like a session.
+ * file) with the same controls as the worker replay: play at a speed,
+ * pause, step, seek (backwards = from the start again). The log stays in
+ * the columnar batches the import worker parsed it into; windows of it
+ * reach the listener as zero-copy sub-batches, exactly like a session, and
+ * the cluster view at the cursor is rebuilt from the file's topology events
+ * (or says what the file lacks for one).
  */
-import { EventBatchBuilder } from '../../core/telemetry/eventCodec';
+import { clusterViewFromEvents } from '../../core/replay/topologyView';
+import type { TopologyFacts } from '../../core/replay/topologyView';
 import { toChromeTrace, type TraceMeta } from '../../core/telemetry/traceExport';
 import { toNdjson } from '../../core/telemetry/eventSchema';
 import type { ZarisEvent } from '../../core/telemetry/events';
+import type { ClusterView } from '../../core/cluster/views';
 import type { ReplayListener, ReplayStatus } from '../bridge/replaySession';
+import { ColumnarLog } from './columnarLog';
 
 /** what both replay kinds offer (the worker session and this player) */
 export interface ReplaySource {
@@ -24,8 +30,6 @@ export interface ReplaySource {
 /** virtual ms per tick at "as fast as possible" */
 const MAX_SPEED_SLICE_MS = 250;
 const TICK_MS = 33;
-/** events per batch handed to the listener */
-const CHUNK = 8192;
 
 /** index of the first event with t > `t` (events are in time order) */
 export function indexAfter(events: readonly ZarisEvent[], t: number): number {
@@ -48,15 +52,25 @@ export class EventLogPlayer implements ReplaySource {
   private timer: ReturnType<typeof setInterval> | null = null;
   private lastTick = 0;
   readonly durationMs: number;
+  private readonly log: ColumnarLog;
+  private readonly topology: TopologyFacts;
 
   constructor(
-    private readonly events: readonly ZarisEvent[],
+    events: ColumnarLog | readonly ZarisEvent[],
     private readonly listener: ReplayListener,
     private readonly meta: TraceMeta,
     private readonly now: () => number = () => performance.now(),
   ) {
-    const last = events[events.length - 1];
-    this.durationMs = last === undefined ? 0 : Math.ceil(last.t);
+    this.log = events instanceof ColumnarLog ? events : ColumnarLog.fromEvents(events);
+    this.durationMs = this.log.length === 0 ? 0 : Math.ceil(this.log.lastT);
+    this.topology = this.log.topologyFacts();
+  }
+
+  /** the cluster as the file describes it at `t` (or an empty view whose note says what the file lacks) */
+  clusterViewAt(t: number): ClusterView {
+    const r = clusterViewFromEvents(this.topology, t);
+    if (r.view === null) return { t, epoch: 0, nodes: [], owners: [], phases: [], replicas: [], note: r.lacks ?? 'no cluster view' };
+    return { ...r.view, ...(r.inferred ? { note: r.inferred } : {}) };
   }
 
   /** starts at the beginning (cursor 0, paused) */
@@ -77,15 +91,11 @@ export class EventLogPlayer implements ReplaySource {
       this.next = 0;
       this.listener.onReset();
     }
-    const end = indexAfter(this.events, target);
-    const b = new EventBatchBuilder(Math.min(CHUNK, Math.max(16, end - this.next)));
-    for (let i = this.next; i < end; i++) {
-      b.push(this.events[i] as ZarisEvent);
-      if (b.length >= CHUNK) this.listener.onBatch(b.take());
-    }
-    if (b.length > 0) this.listener.onBatch(b.take());
+    const end = this.log.indexAfter(target);
+    for (const b of this.log.window(this.next, end)) this.listener.onBatch(b);
     this.next = end;
     this.cursor = target;
+    this.listener.onClusterView(this.clusterViewAt(target));
     this.status();
   }
 
@@ -122,11 +132,11 @@ export class EventLogPlayer implements ReplaySource {
   }
 
   async exportNdjson(): Promise<string> {
-    return toNdjson(this.events);
+    return toNdjson(this.log.events());
   }
 
   async exportTrace(): Promise<string> {
-    return JSON.stringify(toChromeTrace(this.events, this.meta));
+    return JSON.stringify(toChromeTrace(this.log.events(), this.meta));
   }
 
   dispose(): void {

@@ -11,7 +11,9 @@ import type { ReplayListener, ReplaySession, ReplayStatus } from '../bridge/repl
 import type { RunIdentity } from '../export/caption';
 import type { DashboardStore } from '../store/dashboardStore';
 import { TimelineFeed } from '../timeline/timelineFeed';
+import { ColumnarLog } from './columnarLog';
 import { EventLogPlayer, type ReplaySource } from './eventLogPlayer';
+import { importEvents } from './eventsImport';
 import { latestOnly } from './latest';
 
 /** what is loaded */
@@ -147,11 +149,14 @@ export class ReplayController {
     this.ui.setState({ loading: `Reading ${file.name}…` });
     await nextFrame();
     try {
-      const text = await file.text();
-      if (looksLikeEvents(file.name, text.slice(0, 4096))) {
-        this.loadEventsText(text, file.name);
+      if (looksLikeEvents(file.name, await file.slice(0, 4096).text())) {
+        // parsed off the main thread, with progress in the loading line
+        const pct = (f: number) => this.ui.setState({ loading: `Reading ${file.name}… ${Math.round(f * 100)} %` });
+        const { log } = await importEvents(file, file.name, pct);
+        this.loadEventLog(log, file.name);
         return { kind: 'events', name: file.name };
       }
+      const text = await file.text();
       return { kind: 'scenario', scenario: parseScenarioText(text, file.name), name: file.name };
     } catch (e) {
       this.ui.setState({ error: message(e) });
@@ -163,14 +168,17 @@ export class ReplayController {
 
   /** parses an event log (throws an InputError naming line and field; nothing changes then) and replays it */
   loadEventsText(text: string, name: string): void {
-    const events = parseNdjson(text, { source: name });
+    this.loadEventLog(ColumnarLog.fromEvents(parseNdjson(text, { source: name })), name);
+  }
+
+  /** replays a parsed event log (columnar, as the import worker hands it over) */
+  loadEventLog(events: ColumnarLog, name: string): void {
     if (events.length === 0) throw new Error(`${name}: no events in the file`);
     this.token++;
     this.releaseSource();
     const tag = this.nextTag++;
     this.active = tag;
-    const last = events[events.length - 1];
-    const durationMs = Math.max(1, Math.ceil(last?.t ?? 1));
+    const durationMs = Math.max(1, Math.ceil(events.lastT));
     this.storeScenario = loadScenario({ name: name.slice(0, 200), seed: 0, durationMs, description: 'imported events file: seed and configuration unknown' }, name);
     this.ui.setState({
       run: { identity: { scenario: name, seed: null, nodes: null, segments: null, client: null, source: 'events file' }, scenario: null, presetId: null, kind: 'events' },
