@@ -27,7 +27,18 @@ async function download(p: ReplayPage, click: () => Promise<void>): Promise<Save
 }
 
 /** counts of elements in an SVG document, parsed by the browser's XML parser (not by regex) */
-async function svgCounts(p: ReplayPage, svg: string): Promise<Record<string, number> & { parseError: number; texts: string[] }> {
+interface SvgCounts {
+  readonly parseError: number;
+  readonly path: number;
+  readonly text: number;
+  readonly rect: number;
+  readonly foreignObject: number;
+  readonly image: number;
+  readonly style: number;
+  readonly texts: string[];
+}
+
+async function svgCounts(p: ReplayPage, svg: string): Promise<SvgCounts> {
   return p.page.evaluate((text) => {
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
     const n = (sel: string) => doc.getElementsByTagName(sel).length;
@@ -39,7 +50,7 @@ async function svgCounts(p: ReplayPage, svg: string): Promise<Record<string, num
       foreignObject: n('foreignObject'),
       image: n('image'),
       style: n('style'),
-      texts: [...doc.getElementsByTagName('text')].map((t) => t.textContent ?? ''),
+      texts: Array.from(doc.getElementsByTagName('text'), (t) => t.textContent ?? ''),
     };
   }, svg);
 }
