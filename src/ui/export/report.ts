@@ -59,10 +59,12 @@ dl.identity dd { margin: 0; }
 table { border-collapse: collapse; width: 100%; max-width: 1100px; font-size: 13px; }
 th, td { padding: 5px 10px; border-bottom: 1px solid #23304d; text-align: left; vertical-align: top; }
 thead th { color: #94a3b8; font-weight: 500; }
+tbody th { font-weight: 500; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.win { color: #4ade80; font-weight: 700; } td.lose { color: #ee6677; font-weight: 700; }
 tr.group th { color: #94a3b8; text-transform: uppercase; font-size: 11px; letter-spacing: .06em; padding-top: 12px; }
-tr.part th, tr.part td { color: #94a3b8; font-size: 12px; }
+tr.part th, tr.part td { color: #94a3b8; font-size: 12px; font-weight: 400; }
+tr.part th { padding-left: 24px; }
 th small { display: block; color: #64748b; font-weight: 400; }
 .badge { padding: 1px 7px; border-radius: 999px; font-size: 12px; }
 .ok { background: #14532d; color: #bbf7d0; } .expected { background: #713f12; color: #fde68a; } .bad { background: #7f1d1d; color: #fecaca; }
