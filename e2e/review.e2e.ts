@@ -73,10 +73,15 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     mkdirSync(ARTEFACTS, { recursive: true });
   });
 
-  afterEach(async () => {
+  afterEach(async (ctx) => {
     const open = pages.splice(0);
     const problems = open.flatMap((p) => p.problems);
-    for (const p of open) await p.close();
+    const failed = ctx.task.result?.state === 'fail';
+    for (const [i, p] of open.entries()) {
+      // a failed test leaves its pages as artefacts
+      if (failed && !p.page.isClosed()) await p.page.screenshot({ path: join(ARTEFACTS, `FAILED-review-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}-${i}.png`) }).catch(() => undefined);
+      await p.close();
+    }
     expect(problems, 'console errors, page errors or failed requests').toEqual([]);
   });
 
@@ -279,6 +284,7 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     expect(await cluster.locator('[aria-label^="node "]').count()).toBe(3);
     expect(await cluster.locator('[aria-label="node 1 down"]').count()).toBe(1);
     expect(await cluster.locator('[role=img]').getAttribute('aria-label')).toMatch(/^64 segments/);
+    expect(await cluster.locator('.panel-foot').innerText()).toMatch(/does not carry the client's map/);
     await cluster.screenshot({ path: join(ARTEFACTS, 'import-cluster-view.png') });
 
     await p.importFile(bare);

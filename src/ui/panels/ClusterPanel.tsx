@@ -75,7 +75,11 @@ export function ClusterPanel() {
         ))}
       </div>
       <p className="panel-foot">
-        {stale === 0 ? "The client's map agrees with the cluster on every segment." : `The client's map is stale for ${stale} segment${stale === 1 ? '' : 's'} (marked): its next attempt there goes to the wrong node.`}
+        {client === null && cluster?.note
+          ? "No client map to compare with: an imported events file does not carry the client's map."
+          : stale === 0
+            ? "The client's map agrees with the cluster on every segment."
+            : `The client's map is stale for ${stale} segment${stale === 1 ? '' : 's'} (marked): its next attempt there goes to the wrong node.`}
       </p>
     </ChartFrame>
   );
