@@ -150,9 +150,11 @@ export class ReplayController {
     await nextFrame();
     try {
       if (looksLikeEvents(file.name, await file.slice(0, 4096).text())) {
-        // parsed off the main thread, with progress in the loading line
-        const pct = (f: number) => this.ui.setState({ loading: `Reading ${file.name}… ${Math.round(f * 100)} %` });
-        const { log } = await importEvents(file, file.name, pct);
+        // parsed off the main thread, with progress in the loading line; progress arrives on its
+        // own port, so a last report may land after the result: it is ignored then
+        let reading = true;
+        const pct = (f: number) => reading && this.ui.setState({ loading: `Reading ${file.name}… ${Math.round(f * 100)} %` });
+        const { log } = await importEvents(file, file.name, pct).finally(() => (reading = false));
         this.loadEventLog(log, file.name);
         return { kind: 'events', name: file.name };
       }
