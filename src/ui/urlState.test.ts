@@ -119,7 +119,7 @@ describe('hand-edited and hostile URLs', () => {
     expect(messageOf('?view=timeline')).toBe('view: must be one of live, replay, compare (got "timeline")');
     expect(messageOf('?bugs=stormy')).toBe(`bugs: unknown bug toggle(s) "stormy"; a comma-separated list of ${BUG_TOGGLES.join(', ')}, or none`);
     expect(messageOf('?cmpA=none&cmpB=oops')).toContain('cmpB: unknown bug toggle(s) "oops"');
-    expect(messageOf('?cmpA=none')).toContain('cmpB: cmpA and cmpB come together');
+    expect(messageOf('?cmpA=none')).toContain('cmpB: missing: cmpA and cmpB come together');
   });
 
   it('unknown, misspelt and repeated parameters are errors that name them', () => {

@@ -45,8 +45,8 @@ export interface UrlState {
   readonly view: View;
   /** replay cursor, ms since run start */
   readonly cursor?: number;
-  /** A/B: the bug toggles on in run A and in run B */
-  readonly compare?: { readonly a: readonly BugToggle[]; readonly b: readonly BugToggle[] };
+  /** A/B: the bug toggles on in run A and in run B (a side not named keeps the scenario's suggested side) */
+  readonly compare?: { readonly a?: readonly BugToggle[]; readonly b?: readonly BugToggle[] };
 }
 
 export const DEFAULT_URL_STATE: UrlState = { scenario: { preset: 'failover' }, client: {}, view: 'live' };
@@ -103,7 +103,8 @@ export function encodeUrlState(state: UrlState): string {
   if (c.bugs !== undefined) out.push(['bugs', encodeToggles(c.bugs)]);
   if (state.view !== 'live') out.push(['view', state.view]);
   if (state.cursor !== undefined) out.push(['cursor', String(state.cursor)]);
-  if (state.compare !== undefined) out.push(['cmpA', encodeToggles(state.compare.a)], ['cmpB', encodeToggles(state.compare.b)]);
+  if (state.compare?.a !== undefined) out.push(['cmpA', encodeToggles(state.compare.a)]);
+  if (state.compare?.b !== undefined) out.push(['cmpB', encodeToggles(state.compare.b)]);
   return `?${out.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/g, ',')}`).join('&')}`;
 }
 
@@ -129,8 +130,8 @@ function rawParams(search: string, issues: InputIssue[]): Map<Param, string> {
 function scenarioRef(params: Map<Param, string>, issues: InputIssue[]): ScenarioRef {
   const preset = params.get('preset');
   const inline = params.get('scenario');
-  if (preset !== undefined && inline !== undefined) issues.push({ path: 'scenario', message: 'give either preset or scenario, not both' });
-  if (inline !== undefined) {
+  if (preset !== undefined && inline !== undefined) issues.push({ path: 'scenario', message: 'give either preset or scenario, not both (the preset applies)' });
+  if (inline !== undefined && preset === undefined) {
     let json: unknown;
     try {
       json = decodeJsonParam(inline, MAX_SCENARIO_BYTES);
@@ -168,16 +169,29 @@ function clientOverrides(params: Map<Param, string>, issues: InputIssue[]): Clie
   take('bugs', toggles, (v) => (out.bugs = v));
   // the config schema's own bounds (e.g. maxAttempts ≤ 1000), named by parameter
   const checked = clientConfigInputSchema.safeParse(toClientConfigInput(out));
-  if (!checked.success) issues.push(...issuesOf(checked.error).filter((i) => !issues.some((x) => x.path === i.path)));
+  if (!checked.success) {
+    const bad = issuesOf(checked.error).filter((i) => !issues.some((x) => x.path === i.path));
+    issues.push(...bad);
+    // what the schema refused is dropped; the other overrides still apply
+    for (const i of bad) delete out[(i.path.split(/[.[]/)[0] ?? '') as keyof ClientOverrides];
+  }
   return out;
 }
 
+/** a decoded link: the state of everything that was readable, and what was not */
+export interface DecodedUrl {
+  readonly state: UrlState;
+  /** one per bad or missing parameter (what it accepts); those parameters are not in `state` */
+  readonly issues: readonly InputIssue[];
+}
+
 /**
- * Parses a search string (with or without the leading `?`). Throws an
- * {@link InputError} naming every bad parameter; an empty string is
- * {@link DEFAULT_URL_STATE}.
+ * Reads a search string (with or without the leading `?`) forgivingly:
+ * every parameter that can be read applies, every one that cannot is named
+ * in `issues` and left out (a lone `cmpA` still sets run A). Throws only for
+ * a query too long to read at all.
  */
-export function decodeUrlState(search: string): UrlState {
+export function decodeUrlParts(search: string): DecodedUrl {
   if (search.length > MAX_SEARCH_CHARS) {
     throw new InputError('URL', [{ path: '', message: `the query is ${search.length} characters long; at most ${MAX_SEARCH_CHARS}` }]);
   }
@@ -205,16 +219,28 @@ export function decodeUrlState(search: string): UrlState {
   }
   const cmpA = params.get('cmpA');
   const cmpB = params.get('cmpB');
+  const a = cmpA === undefined ? undefined : toggles(cmpA);
+  const b = cmpB === undefined ? undefined : toggles(cmpB);
+  if (a !== undefined && !a.ok) issues.push({ path: 'cmpA', message: a.message });
+  if (b !== undefined && !b.ok) issues.push({ path: 'cmpB', message: b.message });
+  const sideA = a?.ok ? a.value : undefined;
+  const sideB = b?.ok ? b.value : undefined;
   if ((cmpA === undefined) !== (cmpB === undefined)) {
-    issues.push({ path: cmpA === undefined ? 'cmpA' : 'cmpB', message: 'cmpA and cmpB come together (the bug toggles on in run A and in run B)' });
-  } else if (cmpA !== undefined && cmpB !== undefined) {
-    const a = toggles(cmpA);
-    const b = toggles(cmpB);
-    if (!a.ok) issues.push({ path: 'cmpA', message: a.message });
-    if (!b.ok) issues.push({ path: 'cmpB', message: b.message });
-    if (a.ok && b.ok) state.compare = { a: a.value, b: b.value };
+    const missing = cmpA === undefined ? 'cmpA' : 'cmpB';
+    issues.push({ path: missing, message: `missing: cmpA and cmpB come together (the bug toggles on in run A and in run B); run ${missing === 'cmpA' ? 'A' : 'B'} keeps the scenario's suggested side` });
   }
-  if (issues.length > 0) throw new InputError('URL', issues);
+  if (sideA !== undefined || sideB !== undefined) state.compare = { ...(sideA !== undefined ? { a: sideA } : {}), ...(sideB !== undefined ? { b: sideB } : {}) };
+  return { state, issues };
+}
+
+/**
+ * Parses a search string (with or without the leading `?`) strictly. Throws
+ * an {@link InputError} naming every bad parameter; an empty string is
+ * {@link DEFAULT_URL_STATE}.
+ */
+export function decodeUrlState(search: string): UrlState {
+  const { state, issues } = decodeUrlParts(search);
+  if (issues.length > 0) throw new InputError('URL', [...issues]);
   return state;
 }
 

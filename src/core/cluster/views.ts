@@ -12,6 +12,8 @@ export interface ClusterView {
   readonly owners: readonly number[];
   readonly phases: readonly SegmentPhase[];
   readonly replicas: readonly (readonly number[])[];
+  /** where the view comes from when it is not the cluster's own state (an imported file), or what is missing for one */
+  readonly note?: string;
 }
 
 /** The client's cached map (what it routes by; may be stale). */

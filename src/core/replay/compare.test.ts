@@ -4,29 +4,50 @@ import { INVARIANTS, type InvariantCheck } from '../sim/invariants';
 import { findPreset } from '../sim/presets';
 import { runScenario, type RunSummary } from '../sim/runScenario';
 import { loadScenario } from '../sim/scenario';
-import { compareRuns, comparisonFor, defaultComparison, defaultFaultWindow, opsPerSecondIn, scenarioFor, timeToRecoverMs, type MetricId, type RunComparison } from './compare';
+import { compareRuns, comparisonFor, defaultComparison, defaultFaultWindow, healthyOpsPerSecondIn, METRIC_GROUPS, opsPerSecondIn, scenarioFor, secondAt, serviceVerdict, timeToRecoverMs, winnerOf, zeroHealthySeconds, type MetricId, type RunComparison } from './compare';
+import { serviceTally } from '../domain/service';
 
 const checks = (over: Partial<Record<string, Partial<InvariantCheck>>> = {}): InvariantCheck[] =>
   INVARIANTS.map((name) => ({ name, ok: true, violations: 0, expected: false, detail: '', examples: [], ...over[name] }));
 
 /** a hand-made summary: only the fields the comparison reads matter */
-function summary(o: { ops?: number; failed?: number; attempts?: number; maxPerOp?: number; executed?: number; peakReq?: number; peakExec?: number; series?: number[]; faults?: number[]; invariants?: InvariantCheck[] }): RunSummary {
+function summary(o: {
+  ops?: number;
+  failed?: number;
+  timedOut?: number;
+  rejected?: number;
+  inFlight?: number;
+  attempts?: number;
+  requested?: number;
+  maxPerOp?: number;
+  executed?: number;
+  peakReq?: number;
+  peakExec?: number;
+  p99?: number;
+  series?: number[];
+  healthy?: number[];
+  faults?: number[];
+  invariants?: InvariantCheck[];
+}): RunSummary {
   const series = o.series ?? [];
   const zeros = series.map(() => 0);
+  const failed = o.failed ?? 0;
+  const timedOut = o.timedOut ?? 0;
+  const endReasons = { success: (o.ops ?? 0) - failed, realAnswer: 0, attemptsExhausted: failed - timedOut, deadline: timedOut, nonRetryable: 0, waitBudget: 0 };
   return {
     scenario: 'hand-made',
     seed: 1,
     durationMs: series.length * 1000,
     client: DEFAULT_CLIENT_CONFIG,
-    ops: { total: o.ops ?? 0, ok: (o.ops ?? 0) - (o.failed ?? 0), failed: o.failed ?? 0, realAnswers: 0, inFlightAtEnd: 0, byStatus: {}, endReasons: {} },
+    ops: { total: o.ops ?? 0, ok: (o.ops ?? 0) - (o.failed ?? 0), failed, realAnswers: 0, inFlightAtEnd: o.inFlight ?? 0, byStatus: {}, endReasons },
     attempts: { total: o.attempts ?? 0, retries: 0, maxPerOp: o.maxPerOp ?? 0, histogram: {} },
     statuses: {},
     backoff: { count: 0, meanMs: 0 },
-    refresh: { requested: 0, executed: o.executed ?? 0, coalesced: 0, debounced: 0, waitAbandoned: 0, failed: 0, peakRequestsPerSecond: o.peakReq ?? 0, peakExecutedPerSecond: o.peakExec ?? 0, debounceCeilingPerSecond: 2 },
-    latencyMs: { p50: 0, p95: 0, p99: 0, max: 0 },
-    throughput: { bucketMs: 1000, series, healthy: series, affected: zeros, failed: zeros },
+    refresh: { requested: o.requested ?? 0, executed: o.executed ?? 0, coalesced: 0, debounced: 0, waitAbandoned: 0, failed: 0, peakRequestsPerSecond: o.peakReq ?? 0, peakExecutedPerSecond: o.peakExec ?? 0, debounceCeilingPerSecond: 2 },
+    latencyMs: { p50: 0, p95: 0, p99: o.p99 ?? 0, max: 0 },
+    throughput: { bucketMs: 1000, series, healthy: o.healthy ?? series, affected: zeros, failed: zeros },
     parked: { attempt: zeros, refreshWait: zeros, backoff: zeros },
-    workload: { transactions: 0, casRereads: 0, casSucceeded: 0, casGaveUp: 0, createOnceAlreadyDone: 0, rejected: 0 },
+    workload: { transactions: 0, casRereads: 0, casSucceeded: 0, casGaveUp: 0, createOnceAlreadyDone: 0, rejected: o.rejected ?? 0 },
     writes: { duplicateApplies: 0, duplicateOps: 0, examples: [] },
     faults: (o.faults ?? []).map((atMs) => ({ atMs, action: 'failover' as const, node: 1 })),
     cluster: { epoch: 1, nodes: [] },
@@ -37,11 +58,15 @@ function summary(o: { ops?: number; failed?: number; attempts?: number; maxPerOp
 const m = (c: RunComparison, id: MetricId) => c.metrics.find((x) => x.id === id);
 
 describe('compareRuns on hand-made summaries', () => {
-  const a = summary({ ops: 100, failed: 10, attempts: 130, maxPerOp: 3, executed: 4, peakReq: 20, peakExec: 2, series: [100, 100, 100, 40, 50, 95, 100, 100, 100, 100], faults: [3000] });
+  const a = summary({ ops: 100, failed: 10, timedOut: 4, attempts: 130, requested: 25, maxPerOp: 3, executed: 4, peakReq: 20, peakExec: 2, p99: 300, series: [100, 100, 100, 40, 50, 95, 100, 100, 100, 100], faults: [3000] });
   const b = summary({
     ops: 80,
     failed: 0,
+    rejected: 30,
+    inFlight: 5,
     attempts: 240,
+    requested: 200,
+    p99: 3000,
     maxPerOp: 12,
     executed: 9,
     peakReq: 75,
@@ -58,7 +83,18 @@ describe('compareRuns on hand-made summaries', () => {
     expect(m(c, 'refreshesExecuted')).toMatchObject({ a: 4, b: 9, delta: 5 });
     expect(m(c, 'peakRefreshRequestsPerSecond')).toMatchObject({ a: 20, b: 75, delta: 55 });
     expect(m(c, 'peakRefreshesExecutedPerSecond')).toMatchObject({ a: 2, b: 2, delta: 0 });
-    expect(m(c, 'failedOps')).toMatchObject({ a: 10, b: 0, delta: -10 });
+    // served = ok + real answers; not served = failed + timed out + rejected (in flight at the end: neither)
+    expect(m(c, 'servedOps')).toMatchObject({ a: 90, b: 80, delta: -10, better: 'higher' });
+    expect(m(c, 'notServedOps')).toMatchObject({ a: 10, b: 30, delta: 20, better: 'lower' });
+    expect(m(c, 'notServedOps')?.parts).toEqual([
+      { label: 'failed', a: 6, b: 0 },
+      { label: 'timed out', a: 4, b: 0 },
+      { label: 'rejected arrivals', a: 0, b: 30 },
+    ]);
+    expect(m(c, 'refreshRequestsPerOp')).toMatchObject({ a: 0.25, b: 2.5 });
+    expect(m(c, 'p99LatencyMs')).toMatchObject({ a: 300, b: 3000, better: 'lower' });
+    expect(m(c, 'zeroHealthySeconds')).toMatchObject({ a: 0, b: 3, better: 'lower' });
+    expect(m(c, 'healthyOkPerSecondInFaultWindow')).toMatchObject({ a: 77, b: 6, better: 'higher' });
     // default window: first fault (3 s) .. +5 s = buckets 3..7
     expect(c.faultWindow).toEqual({ fromMs: 3000, toMs: 8000 });
     expect(m(c, 'opsPerSecondInFaultWindow')).toMatchObject({ a: 77, b: 6, delta: -71, better: 'higher' });
@@ -93,6 +129,47 @@ describe('compareRuns on hand-made summaries', () => {
   });
 });
 
+describe('rows, colours and the service verdict', () => {
+  const a = summary({ ops: 100, failed: 10, series: [100, 100, 100, 40, 50, 95, 100, 100, 100, 100], faults: [3000] });
+  const b = summary({ ops: 80, rejected: 30, series: [100, 100, 100, 10, 0, 0, 0, 20, 95, 100], faults: [3000] });
+
+  it('leads with service, then amplification, refresh load and recovery, each row with a direction', () => {
+    const c = compareRuns(a, b);
+    expect(c.metrics.slice(0, 5).map((x) => x.id)).toEqual(['servedOps', 'notServedOps', 'healthyOkPerSecondInFaultWindow', 'zeroHealthySeconds', 'p99LatencyMs']);
+    const order = c.metrics.map((x) => METRIC_GROUPS.indexOf(x.group));
+    expect(order).toEqual([...order].sort((x, y) => x - y));
+    for (const x of c.metrics) expect(['lower', 'higher']).toContain(x.better);
+  });
+
+  it('fewer failures do not make a side better when it refused more arrivals', () => {
+    const c = compareRuns(a, b);
+    expect(m(c, 'notServedOps')).toMatchObject({ a: 10, b: 30 });
+    expect(winnerOf(m(c, 'notServedOps') as never)).toBe('a');
+    expect(c.verdict).toMatchObject({ better: 'a', moreServed: 10, moreServedFraction: 0.125, fewerNotServed: 20 });
+    // swapping the sides swaps the verdict: nothing depends on which side is the bug
+    expect(compareRuns(b, a).verdict).toMatchObject({ better: 'b', moreServed: 10 });
+  });
+
+  it('a tie on served ops is decided by fewer not served; a full tie names no side', () => {
+    const t = (served: number, failed: number, rejected: number) => serviceTally({ success: served, attemptsExhausted: failed }, rejected, 0);
+    expect(serviceVerdict(t(50, 5, 0), t(50, 0, 9)).better).toBe('a');
+    expect(serviceVerdict(t(50, 5, 0), t(50, 5, 0))).toMatchObject({ better: null, moreServed: 0 });
+    expect(serviceVerdict(t(0, 5, 0), t(3, 0, 0))).toMatchObject({ better: 'b', moreServed: 3, moreServedFraction: null });
+  });
+
+  it('zero-healthy seconds count from the first second that served anything', () => {
+    expect(zeroHealthySeconds(summary({ series: [0, 0, 5, 0, 5, 0] }))).toBe(2);
+    expect(zeroHealthySeconds(summary({ series: [0, 0] }))).toBe(2);
+    expect(healthyOpsPerSecondIn(summary({ series: [9, 9], healthy: [4, 2] }), { fromMs: 0, toMs: 2000 })).toBe(3);
+  });
+
+  it('reads one second of each run at the cursor', () => {
+    expect(secondAt(b, 4500)).toMatchObject({ fromMs: 4000, served: 0, healthy: 0 });
+    expect(secondAt(b, 3000)).toMatchObject({ fromMs: 3000, served: 10 });
+    expect(secondAt(b, 99_000)).toBeNull();
+  });
+});
+
 describe('compareRuns on the real presets', () => {
   it('failover (fixed) vs refresh-storm (bug): more attempts, a refresh storm and a collapse in the fault window', () => {
     const fixed = runScenario(loadScenario(findPreset('failover')?.input)).summary;
@@ -109,8 +186,12 @@ describe('compareRuns on the real presets', () => {
     const ttr = m(c, 'timeToRecoverMs');
     expect(ttr?.a).not.toBeNull();
     expect(ttr?.b).toBeGreaterThanOrEqual(ttr?.a ?? Infinity);
-    // the fixed client fails dead-segment ops fast; the buggy one retries them instead
-    expect(m(c, 'failedOps')?.a).toBeGreaterThan(m(c, 'failedOps')?.b ?? Infinity);
+    // the fixed client fails dead-segment ops fast; the buggy one holds the pool and refuses arrivals instead
+    const ns = m(c, 'notServedOps');
+    expect(ns?.parts?.[0]?.a).toBeGreaterThan(ns?.parts?.[0]?.b ?? Infinity);
+    expect(ns?.parts?.[2]?.b).toBeGreaterThan(ns?.parts?.[2]?.a ?? Infinity);
+    expect(m(c, 'zeroHealthySeconds')?.b).toBeGreaterThan(m(c, 'zeroHealthySeconds')?.a ?? Infinity);
+    expect(c.verdict.better).toBe('a');
     expect(c.invariants.find((i) => i.name === 'attemptBudgetKept')).toMatchObject({ a: 'ok', b: 'expected' });
     expect(c.invariants.every((i) => i.a === 'ok')).toBe(true);
   }, 60_000);

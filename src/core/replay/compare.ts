@@ -6,19 +6,37 @@
 import { BUG_TOGGLES, type BugToggles, type ClientConfig } from '../client/config';
 import type { RunSummary } from '../sim/runScenario';
 import type { Scenario } from '../sim/scenario';
+import { serviceTally, type ServiceTally } from '../domain/service';
 
 export type MetricId =
+  | 'servedOps'
+  | 'notServedOps'
+  | 'healthyOkPerSecondInFaultWindow'
+  | 'zeroHealthySeconds'
+  | 'p99LatencyMs'
   | 'attemptsPerOp'
+  | 'refreshRequestsPerOp'
   | 'maxAttemptsPerOp'
   | 'refreshesExecuted'
-  | 'peakRefreshRequestsPerSecond'
   | 'peakRefreshesExecutedPerSecond'
+  | 'peakRefreshRequestsPerSecond'
   | 'opsPerSecondInFaultWindow'
-  | 'timeToRecoverMs'
-  | 'failedOps';
+  | 'timeToRecoverMs';
+
+/** the table's sections, in order: what users got first */
+export type MetricGroup = 'service' | 'amplification' | 'refresh load' | 'recovery';
+export const METRIC_GROUPS: readonly MetricGroup[] = ['service', 'amplification', 'refresh load', 'recovery'];
+
+/** one part of a metric (e.g. not served = failed + timed out + rejected) */
+export interface MetricPart {
+  readonly label: string;
+  readonly a: number | null;
+  readonly b: number | null;
+}
 
 export interface MetricDelta {
   readonly id: MetricId;
+  readonly group: MetricGroup;
   readonly label: string;
   readonly unit: string;
   /** null when the metric does not apply (no ops, no fault, never recovered) */
@@ -28,6 +46,8 @@ export interface MetricDelta {
   readonly delta: number | null;
   /** which direction is good */
   readonly better: 'lower' | 'higher';
+  /** what the figure is made of, when it is a sum */
+  readonly parts?: readonly MetricPart[];
 }
 
 export type InvariantVerdict = 'ok' | 'expected' | 'violated';
@@ -46,11 +66,26 @@ export interface FaultWindow {
   readonly toMs: number;
 }
 
+/** which side served its users better, and by how much */
+export interface ServiceVerdict {
+  /** null: both served the same */
+  readonly better: 'a' | 'b' | null;
+  /** served(better) − served(other), ≥ 0 */
+  readonly moreServed: number;
+  /** that difference as a fraction of the other side's served ops (null: the other served none) */
+  readonly moreServedFraction: number | null;
+  /** notServed(other) − notServed(better) (may be negative: more served but also more refused) */
+  readonly fewerNotServed: number;
+  readonly a: ServiceTally;
+  readonly b: ServiceTally;
+}
+
 export interface RunComparison {
   readonly metrics: readonly MetricDelta[];
   readonly invariants: readonly InvariantComparison[];
   /** the window ops/s was averaged over (null: no fault and none given) */
   readonly faultWindow: FaultWindow | null;
+  readonly verdict: ServiceVerdict;
 }
 
 /** how long after the first fault the default window lasts, ms */
@@ -67,13 +102,42 @@ export function defaultFaultWindow(s: RunSummary): FaultWindow | null {
   return first === null ? null : { fromMs: first, toMs: first + DEFAULT_FAULT_WINDOW_MS };
 }
 
-/** mean completed ops/s over the series buckets that overlap the window */
-export function opsPerSecondIn(s: RunSummary, w: FaultWindow): number | null {
-  const { bucketMs, series } = s.throughput;
+/** mean of a per-second series over the buckets that overlap the window */
+function meanIn(series: readonly number[], bucketMs: number, w: FaultWindow): number | null {
   const from = Math.max(0, Math.floor(w.fromMs / bucketMs));
   const to = Math.min(series.length, Math.ceil(w.toMs / bucketMs));
   const m = mean(series.slice(from, Math.max(from, to)));
   return m === null ? null : round3(m);
+}
+
+/** mean completed ops/s over the series buckets that overlap the window */
+export function opsPerSecondIn(s: RunSummary, w: FaultWindow): number | null {
+  return meanIn(s.throughput.series, s.throughput.bucketMs, w);
+}
+
+/** mean served ops/s on segments no fault touched, over the window */
+export function healthyOpsPerSecondIn(s: RunSummary, w: FaultWindow): number | null {
+  return meanIn(s.throughput.healthy, s.throughput.bucketMs, w);
+}
+
+/**
+ * Seconds of the run in which healthy segments served nothing, counted from
+ * the first second that served anything (so a slow start is not a stall).
+ * Both sides of a comparison run the same schedule, so workload pauses
+ * weigh the same on each.
+ */
+export function zeroHealthySeconds(s: RunSummary): number {
+  const { bucketMs, healthy } = s.throughput;
+  const first = healthy.findIndex((x) => x > 0);
+  if (first < 0) return round3((healthy.length * bucketMs) / 1000);
+  let zero = 0;
+  for (let i = first; i < healthy.length; i++) if ((healthy[i] as number) === 0) zero++;
+  return round3((zero * bucketMs) / 1000);
+}
+
+/** a run's operations by what their users got (see core/domain/service.ts) */
+export function serviceOf(s: RunSummary): ServiceTally {
+  return serviceTally(s.ops.endReasons, s.workload.rejected, s.ops.inFlightAtEnd);
 }
 
 /**
@@ -102,24 +166,56 @@ const verdict = (s: RunSummary, name: string): { v: InvariantVerdict | null; n: 
   return { v: c.ok ? 'ok' : c.expected ? 'expected' : 'violated', n: c.violations };
 };
 
-/** the named metrics of SPEC §8 / §10 for two runs, with B − A */
+/** which side the metric favours: 'a', 'b' or null (equal / not applicable) */
+export function winnerOf(m: Pick<MetricDelta, 'a' | 'b' | 'better'>): 'a' | 'b' | null {
+  if (m.a === null || m.b === null || m.a === m.b) return null;
+  const bHigher = m.b > m.a;
+  return (m.better === 'higher') === bHigher ? 'b' : 'a';
+}
+
+/**
+ * The side that served its users better: more operations served; on a tie,
+ * fewer not served. Generic over any two runs: it reads only the tallies.
+ */
+export function serviceVerdict(a: ServiceTally, b: ServiceTally): ServiceVerdict {
+  const better = a.served !== b.served ? (a.served > b.served ? 'a' : 'b') : a.notServed !== b.notServed ? (a.notServed < b.notServed ? 'a' : 'b') : null;
+  if (better === null) return { better, moreServed: 0, moreServedFraction: null, fewerNotServed: 0, a, b };
+  const [w, l] = better === 'a' ? [a, b] : [b, a];
+  return { better, moreServed: w.served - l.served, moreServedFraction: l.served === 0 ? null : round3((w.served - l.served) / l.served), fewerNotServed: l.notServed - w.notServed, a, b };
+}
+
+/** the named metrics of SPEC §8 / §10 for two runs, with B − A; service first */
 export function compareRuns(a: RunSummary, b: RunSummary, faultWindow?: FaultWindow): RunComparison {
   const window = faultWindow ?? defaultFaultWindow(a) ?? defaultFaultWindow(b);
   const firstFault = window?.fromMs ?? null;
-  const metric = (id: MetricId, label: string, unit: string, better: 'lower' | 'higher', f: (s: RunSummary) => number | null): MetricDelta => {
+  const svcA = serviceOf(a);
+  const svcB = serviceOf(b);
+  const metric = (id: MetricId, group: MetricGroup, label: string, unit: string, better: 'lower' | 'higher', f: (s: RunSummary) => number | null, parts?: readonly MetricPart[]): MetricDelta => {
     const x = f(a);
     const y = f(b);
-    return { id, label, unit, a: x, b: y, delta: x === null || y === null ? null : round3(y - x), better };
+    return { id, group, label, unit, a: x, b: y, delta: x === null || y === null ? null : round3(y - x), better, ...(parts ? { parts } : {}) };
   };
+  const svc = (s: RunSummary): ServiceTally => (s === a ? svcA : svcB);
+  const perOp = (s: RunSummary, n: number): number | null => (s.ops.total === 0 ? null : round3(n / s.ops.total));
+  const part = (label: string, f: (t: ServiceTally) => number): MetricPart => ({ label, a: f(svcA), b: f(svcB) });
   const metrics: MetricDelta[] = [
-    metric('attemptsPerOp', 'attempts per operation (amplification)', '×', 'lower', (s) => (s.ops.total === 0 ? null : round3(s.attempts.total / s.ops.total))),
-    metric('maxAttemptsPerOp', 'max attempts of one operation', 'attempts', 'lower', (s) => s.attempts.maxPerOp),
-    metric('refreshesExecuted', 'map refreshes executed', 'refreshes', 'lower', (s) => s.refresh.executed),
-    metric('peakRefreshRequestsPerSecond', 'peak refresh requests per second', '/s', 'lower', (s) => s.refresh.peakRequestsPerSecond),
-    metric('peakRefreshesExecutedPerSecond', 'peak refreshes executed per second', '/s', 'lower', (s) => s.refresh.peakExecutedPerSecond),
-    metric('opsPerSecondInFaultWindow', 'ops/s during the fault window', 'ops/s', 'higher', (s) => (window === null ? null : opsPerSecondIn(s, window))),
-    metric('timeToRecoverMs', 'time to recover 90 % of pre-fault throughput', 'ms', 'lower', (s) => timeToRecoverMs(s, firstFault)),
-    metric('failedOps', 'failed operations', 'ops', 'lower', (s) => s.ops.failed),
+    metric('servedOps', 'service', 'operations served (ok or a real answer)', 'ops', 'higher', (s) => svc(s).served),
+    metric('notServedOps', 'service', 'operations not served', 'ops', 'lower', (s) => svc(s).notServed, [
+      part('failed', (t) => t.failed),
+      part('timed out', (t) => t.timedOut),
+      part('rejected arrivals', (t) => t.rejected),
+    ]),
+    metric('healthyOkPerSecondInFaultWindow', 'service', 'healthy-segment ops/s served in the fault window', 'ops/s', 'higher', (s) => (window === null ? null : healthyOpsPerSecondIn(s, window))),
+    metric('zeroHealthySeconds', 'service', 'seconds with zero healthy-segment throughput', 's', 'lower', zeroHealthySeconds),
+    metric('p99LatencyMs', 'service', 'p99 latency of ended operations', 'ms', 'lower', (s) => (s.ops.total === 0 ? null : s.latencyMs.p99)),
+    metric('attemptsPerOp', 'amplification', 'attempts per operation', '×', 'lower', (s) => perOp(s, s.attempts.total)),
+    metric('refreshRequestsPerOp', 'amplification', 'map refresh requests per operation', '×', 'lower', (s) => perOp(s, s.refresh.requested)),
+    metric('maxAttemptsPerOp', 'amplification', 'max attempts of one operation', 'attempts', 'lower', (s) => s.attempts.maxPerOp),
+    metric('refreshesExecuted', 'refresh load', 'map refreshes executed', 'refreshes', 'lower', (s) => s.refresh.executed),
+    metric('peakRefreshesExecutedPerSecond', 'refresh load', 'peak refreshes executed per second', '/s', 'lower', (s) => s.refresh.peakExecutedPerSecond),
+    metric('peakRefreshRequestsPerSecond', 'refresh load', 'peak refresh requests per second', '/s', 'lower', (s) => s.refresh.peakRequestsPerSecond),
+    metric('opsPerSecondInFaultWindow', 'recovery', 'all-segment ops/s served in the fault window', 'ops/s', 'higher', (s) => (window === null ? null : opsPerSecondIn(s, window))),
+    metric('timeToRecoverMs', 'recovery', 'time to recover 90 % of pre-fault throughput', 'ms', 'lower', (s) => timeToRecoverMs(s, firstFault)),
   ];
   const names = [...new Set([...a.invariants.checks, ...b.invariants.checks].map((c) => c.name))];
   const invariants = names.map((name): InvariantComparison => {
@@ -127,7 +223,26 @@ export function compareRuns(a: RunSummary, b: RunSummary, faultWindow?: FaultWin
     const y = verdict(b, name);
     return { name, a: x.v, b: y.v, violationsA: x.n, violationsB: y.n };
   });
-  return { metrics, invariants, faultWindow: window };
+  return { metrics, invariants, faultWindow: window, verdict: serviceVerdict(svcA, svcB) };
+}
+
+/** one second of a run at the time cursor (per-second series; null past the end) */
+export interface SecondAt {
+  readonly fromMs: number;
+  readonly served: number;
+  readonly healthy: number;
+  readonly failed: number;
+  readonly parked: number;
+}
+
+/** the per-second figures of the bucket holding `tMs` */
+export function secondAt(s: RunSummary, tMs: number): SecondAt | null {
+  const { bucketMs, series, healthy, failed } = s.throughput;
+  const i = Math.min(series.length - 1, Math.max(0, Math.floor(tMs / bucketMs)));
+  if (series.length === 0 || tMs < 0 || tMs > s.durationMs) return null;
+  const p = s.parked;
+  const parked = (p.attempt[i] ?? 0) + (p.refreshWait[i] ?? 0) + (p.backoff[i] ?? 0);
+  return { fromMs: i * bucketMs, served: series[i] ?? 0, healthy: healthy[i] ?? 0, failed: failed[i] ?? 0, parked };
 }
 
 export type BugToggle = keyof BugToggles;

@@ -13,8 +13,16 @@ import type { Scenario } from '../sim/scenario';
 import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
 import { EventTape } from './eventTape';
 
+/** the cluster's and the client's views at any cursor: a recorded run's, or an imported file's */
+export interface RunViews {
+  clusterAt(t: number): ClusterView | null;
+  clientAt(t: number): ClientView | null;
+  /** rough bytes held */
+  readonly bytes: number;
+}
+
 /** the views of a run at the times they changed */
-export class ViewTimeline {
+export class ViewTimeline implements RunViews {
   readonly clusterTimes: number[] = [];
   readonly cluster: ClusterView[] = [];
   readonly clientTimes: number[] = [];

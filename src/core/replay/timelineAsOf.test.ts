@@ -44,7 +44,7 @@ describe('TimelineRecorder.asOf: the whole recording seen at t = a recorder fed 
       }),
       { numRuns: RUNS, seed: 20_261_203 },
     );
-  });
+  }, 60_000);
 
   it('refresh numbers in a story are the refresh lane numbers', () => {
     const { events, whole } = runs[0] as (typeof runs)[number];

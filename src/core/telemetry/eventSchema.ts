@@ -178,6 +178,11 @@ export interface NdjsonOptions {
   readonly maxEvents?: number;
   /** what is being read, for messages (default "events file") */
   readonly source?: string;
+  /** called with the fraction of the text read, every `progressLines` lines (an import worker reports it) */
+  readonly onProgress?: (fraction: number) => void;
+  readonly progressLines?: number;
+  /** receives each event instead of the returned array (which is then empty): e.g. straight into columnar batches */
+  readonly onEvent?: (e: ZarisEvent) => void;
 }
 
 /** UTF-8 length of `text`, stopping once it exceeds `limit` */
@@ -224,8 +229,11 @@ export function parseNdjson(text: string, options: NdjsonOptions = {}): ZarisEve
   let prevLine = 0;
   let line = 0;
   let pos = 0;
+  let count = 0;
+  const every = Math.max(1, options.progressLines ?? 50_000);
   while (pos < text.length && issues.length < MAX_ISSUES) {
     line++;
+    if (options.onProgress && line % every === 0) options.onProgress(pos / text.length);
     const nl = text.indexOf('\n', pos);
     const endsFile = nl === -1;
     let raw = text.slice(pos, endsFile ? text.length : nl);
@@ -255,7 +263,7 @@ export function parseNdjson(text: string, options: NdjsonOptions = {}): ZarisEve
       for (const i of r.issues) fail(line, i.path, i.message);
       continue;
     }
-    if (events.length >= maxEvents) {
+    if (count >= maxEvents) {
       fail(line, '', `more than ${maxEvents} events; the file is too large to import`);
       break;
     }
@@ -265,7 +273,9 @@ export function parseNdjson(text: string, options: NdjsonOptions = {}): ZarisEve
     }
     prevT = r.event.t;
     prevLine = line;
-    events.push(r.event);
+    count++;
+    if (options.onEvent) options.onEvent(r.event);
+    else events.push(r.event);
   }
   if (issues.length >= MAX_ISSUES && pos < text.length) issues.push({ path: '', message: `stopped after ${MAX_ISSUES} problems` });
   if (issues.length > 0) throw new InputError(source, issues);

@@ -1,23 +1,11 @@
-/** The delta metrics (A, B, B − A, which is better) and the invariant verdicts side by side. */
-import type { InvariantVerdict, MetricDelta, RunComparison } from '../../core/replay/compare';
+/** The delta table (service first; A, B, B − A, the better side coloured) and the invariant verdicts side by side. */
+import type { InvariantVerdict, RunComparison } from '../../core/replay/compare';
 import { formatNumber } from '../panels/chart/format';
+import { deltaSections } from './deltaRows';
 
-function fmt(m: MetricDelta, v: number | null): string {
-  if (v === null) return '—';
-  if (m.unit === 'ms') return Math.abs(v) >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${formatNumber(v)} ms`;
-  if (m.unit === '×') return `${v.toFixed(2)}×`;
-  return formatNumber(v);
-}
-
-/** which side the metric favours: 'a', 'b' or null (equal / not applicable) */
-export function winner(m: MetricDelta): 'a' | 'b' | null {
-  if (m.a === null || m.b === null || m.a === m.b) return null;
-  const bHigher = m.b > m.a;
-  return (m.better === 'higher') === bHigher ? 'b' : 'a';
-}
+const cellClass = (win: 'a' | 'b' | null, side: 'a' | 'b'): string => `num ${win === side ? 'win' : win !== null ? 'lose' : ''}`;
 
 export function DeltaTable({ comparison, labelA, labelB }: { comparison: RunComparison; labelA: string; labelB: string }) {
-  const w = comparison.faultWindow;
   return (
     <table className="delta" aria-label="Delta metrics" data-testid="compare-metrics">
       <thead>
@@ -28,24 +16,35 @@ export function DeltaTable({ comparison, labelA, labelB }: { comparison: RunComp
           <th>B − A</th>
         </tr>
       </thead>
-      <tbody>
-        {comparison.metrics.map((m) => {
-          const win = winner(m);
-          const sign = m.delta !== null && m.delta > 0 ? '+' : '';
-          return (
-            <tr key={m.id} data-testid={`compare-metric-${m.id}`} data-a={m.a ?? ''} data-b={m.b ?? ''}>
+      {deltaSections(comparison).map((s) => (
+        <tbody key={s.group} data-testid={`compare-group-${s.group.replace(/\s+/g, '-')}`}>
+          <tr className="group-row">
+            <th colSpan={4} scope="rowgroup">
+              {s.group}
+            </th>
+          </tr>
+          {s.rows.flatMap((r) => [
+            <tr key={r.id} data-testid={`compare-metric-${r.id}`} data-a={r.rawA ?? ''} data-b={r.rawB ?? ''} data-win={r.win ?? ''}>
               <th scope="row">
-                {m.label}
-                {m.id === 'opsPerSecondInFaultWindow' && w ? <small> ({(w.fromMs / 1000).toFixed(1)}–{(w.toMs / 1000).toFixed(1)} s)</small> : null}
-                <small className="better">{m.better} is better</small>
+                {r.label}
+                {r.window ? <small className="window"> ({r.window})</small> : null}
+                <small className="better">{r.direction}</small>
               </th>
-              <td className={`num ${win === 'a' ? 'win' : win === 'b' ? 'lose' : ''}`}>{fmt(m, m.a)}</td>
-              <td className={`num ${win === 'b' ? 'win' : win === 'a' ? 'lose' : ''}`}>{fmt(m, m.b)}</td>
-              <td className="num delta-cell">{m.delta === null ? '—' : `${sign}${fmt(m, m.delta)}`}</td>
-            </tr>
-          );
-        })}
-      </tbody>
+              <td className={cellClass(r.win, 'a')}>{r.a}</td>
+              <td className={cellClass(r.win, 'b')}>{r.b}</td>
+              <td className="num delta-cell">{r.delta}</td>
+            </tr>,
+            ...r.parts.map((p) => (
+              <tr key={`${r.id}-${p.label}`} className="part-row" data-testid={`compare-part-${r.id}-${p.label.replace(/\s+/g, '-')}`}>
+                <th scope="row">{`of which ${p.label}`}</th>
+                <td className="num">{p.a}</td>
+                <td className="num">{p.b}</td>
+                <td />
+              </tr>
+            )),
+          ])}
+        </tbody>
+      ))}
     </table>
   );
 }

@@ -1,14 +1,20 @@
 /**
  * The Compare view: one scenario and seed, two client configurations
- * (default: the storm toggle off vs on), each run to its end in its own
- * replay worker. Side cards, the delta table, time-aligned charts and the
- * two timelines on one shared time range.
+ * (default: the storm toggle off vs on), each run once to its end in its own
+ * worker. Side cards, the verdict (which side served users better), the
+ * delta table (service first), time-aligned charts and the two timelines on
+ * one shared time range — and one time cursor that drives both sides.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
+import { secondAt } from '../../core/replay/compare';
 import type { Scenario } from '../../core/sim/scenario';
-import { ReplaySession } from '../bridge/replaySession';
-import { verdictText } from '../export/caption';
+import { CompareSession } from '../bridge/compareSession';
+import { captionLines, exportFileName, verdictText, type RunIdentity } from '../export/caption';
+import { downloadText } from '../export/download';
+import { ExportButtons } from '../export/ExportButtons';
+import { panelExportActions } from '../export/panelExport';
+import { formatNumber } from '../panels/chart/format';
 import { scenarioIdentity } from '../replay/replayController';
 import { RunIdentityBlock } from '../replay/RunIdentityBlock';
 import { scenarioFromUrl } from '../replay/urlScenario';
@@ -17,17 +23,76 @@ import { selectWorkloadSummary } from '../store/selectors';
 import { TimelinePanel } from '../timeline/TimelinePanel';
 import { around, type Viewport } from '../timeline/viewport';
 import { encodeUrlState } from '../urlState';
-import { CompareRunner } from './compareRunner';
+import { compareReport } from './compareReport';
+import { CompareRunner, type CompareState } from './compareRunner';
 import { DeltaTable, InvariantTable } from './CompareTables';
+import { verdictSentence } from './deltaRows';
 import { defaultPair, pairOf, type TogglePair } from './pairs';
 import { PairPicker } from './PairPicker';
 import { SideCard } from './SideCard';
-import { SideCharts } from './SideCharts';
+import { SIDE_COLOR, SideCharts } from './SideCharts';
 import './compare.css';
 import '../timeline/timeline.css';
 
+/** where the cursor opens: inside the fault's aftermath (2.5 s after the first fault), else mid-run */
+export function defaultCursorMs(scenario: Scenario): number {
+  const first = scenario.faults[0];
+  return Math.min(scenario.durationMs, first ? first.atMs + 2500 : scenario.durationMs / 2);
+}
+
+/** a section of this view on the page (read at export time, never during render) */
+const byTestId = (id: string): HTMLElement | null => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+
+const secs = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+
+function statusText(st: CompareState): string {
+  if (st.phase === 'running') return 'running both sides…';
+  if (st.phase === 'error') return 'failed';
+  if (st.phase !== 'done' || st.timings === null) return '';
+  const t = st.timings;
+  const tl = t.timelinesMs === null ? 'timelines loading…' : `timelines +${secs(t.timelinesMs)}`;
+  return `both runs complete in ${secs(t.bothRunsMs)} (engine A ${secs(t.engineMsA)}, B ${secs(t.engineMsB)}) · ${tl}`;
+}
+
+/** the cursor and what each side did in that second */
+function CursorBar({ st, cursorMs, durationMs, onCursor }: { st: CompareState; cursorMs: number; durationMs: number; onCursor: (t: number) => void }) {
+  const rows = (['a', 'b'] as const).map((id) => ({ id, s: st[id] ? secondAt(st[id].summary, cursorMs) : null }));
+  return (
+    <div className="compare-cursor" data-testid="compare-cursor-bar">
+      <label className="cursor-scrub">
+        <span>
+          time cursor <b data-testid="compare-cursor-time">{secs(cursorMs)}</b>
+        </span>
+        <input type="range" min={0} max={durationMs} step={100} value={cursorMs} onChange={(e) => onCursor(Number(e.target.value))} aria-label="Time cursor (both runs)" data-testid="compare-cursor" />
+      </label>
+      <table className="at-cursor" aria-label="Both runs at the cursor">
+        <thead>
+          <tr>
+            <th>second {rows[0]?.s ? `${(rows[0].s.fromMs / 1000).toFixed(0)}–${(rows[0].s.fromMs / 1000 + 1).toFixed(0)} s` : ''}</th>
+            <th>served ops/s</th>
+            <th>healthy-segment ops/s</th>
+            <th>failed ops/s</th>
+            <th>ops parked</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(({ id, s }) => (
+            <tr key={id} data-testid={`compare-at-cursor-${id}`}>
+              <th style={{ color: SIDE_COLOR[id] }}>{id.toUpperCase()}</th>
+              <td className="num">{formatNumber(s?.served ?? null)}</td>
+              <td className={`num ${s && s.healthy === 0 ? 'zero' : ''}`}>{formatNumber(s?.healthy ?? null)}</td>
+              <td className="num">{formatNumber(s?.failed ?? null)}</td>
+              <td className="num">{formatNumber(s?.parked ?? null)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export default function CompareView({ app }: { app: AppStore }) {
-  const [runner] = useState(() => new CompareRunner((l) => new ReplaySession(l)));
+  const [runner] = useState(() => new CompareRunner((onError) => new CompareSession(onError)));
   useEffect(() => () => runner.dispose(), [runner]);
   const part = useStore(app, (s) => s.parts.compare);
   const st = useStore(runner.ui);
@@ -36,7 +101,9 @@ export default function CompareView({ app }: { app: AppStore }) {
   const { scenario, pair, loadError } = useMemo((): { scenario: Scenario | null; pair: TogglePair | null; loadError: string | null } => {
     try {
       const sc = scenarioFromUrl(part);
-      return { scenario: sc, pair: part.compare ?? defaultPair(sc), loadError: null };
+      const def = defaultPair(sc);
+      // a link may name one side only: the other keeps the scenario's suggestion
+      return { scenario: sc, pair: { a: part.compare?.a ?? def.a, b: part.compare?.b ?? def.b }, loadError: null };
     } catch (e) {
       return { scenario: null, pair: null, loadError: e instanceof Error ? e.message : String(e) };
     }
@@ -49,6 +116,11 @@ export default function CompareView({ app }: { app: AppStore }) {
   const viewport = picked !== null && picked.key === key ? picked.viewport : first && scenario ? around(first.atMs, 500, 5500, { min: 0, max: scenario.durationMs }) : null;
   const setViewport = (v: Viewport | null) => setPicked({ key, viewport: v });
 
+  // one cursor for both sides (in the link as `cursor`)
+  const durationMs = scenario?.durationMs ?? 0;
+  const cursorMs = Math.min(durationMs, Math.max(0, part.cursor ?? (scenario ? defaultCursorMs(scenario) : 0)));
+  const setCursor = (t: number) => app.getState().setPart('compare', { cursor: Math.round(t) });
+
   useEffect(() => {
     if (scenario !== null && pair !== null) void runner.run(scenario, pairOf(scenario, pair));
   }, [runner, scenario, pair]);
@@ -56,8 +128,25 @@ export default function CompareView({ app }: { app: AppStore }) {
   const busy = st.phase === 'running';
   const labelA = st.pair?.a.label ?? '';
   const labelB = st.pair?.b.label ?? '';
+  const source = 'preset' in part.scenario ? `preset ${part.scenario.preset}` : 'scenario from the link';
+  const identity: RunIdentity | null = scenario ? { ...scenarioIdentity(scenario, `${source} · A/B: ${labelA} vs ${labelB}`), client: null } : null;
+  const caption = (what: string) => () =>
+    identity
+      ? captionLines({ identity: { ...identity, client: st.a?.scenario.client ?? null }, what, verdict: `A: ${verdictText(st.a?.summary.invariants ?? null)} · B: ${verdictText(st.b?.summary.invariants ?? null)}`, range: { t0: 0, t1: durationMs }, cursorMs, note: `A ${labelA} vs B ${labelB}` })
+      : [];
+  const run = () => identity ?? { scenario: 'compare', seed: null };
+  const reportAction = {
+    label: 'Review report',
+    title: 'One self-contained HTML file: identity, verdict, delta table, invariants and the charts and timelines as inline SVG (reads offline)',
+    testId: 'compare-report',
+    run: async () => {
+      if (scenario === null || identity === null) throw new Error('no comparison to report yet');
+      const html = compareReport({ st, runner, scenario, source, cursorMs, viewport, chartsEl: byTestId('compare-charts'), link: `${location.origin}${location.pathname}${location.search}` });
+      downloadText(html, exportFileName(identity, 'review report', 'html'), 'text/html');
+    },
+  };
   return (
-    <div className="app compare-view" data-testid="compare-view" data-phase={st.phase}>
+    <div className="app compare-view" data-testid="compare-view" data-phase={st.phase} data-timelines={st.timelinesReady ? 'ready' : 'loading'}>
       <header className="app-header compare-header">
         <div className="brand">
           <h1>Compare</h1>
@@ -65,15 +154,18 @@ export default function CompareView({ app }: { app: AppStore }) {
         </div>
         {scenario ? (
           <RunIdentityBlock
-            identity={scenarioIdentity(scenario, 'preset' in part.scenario ? `preset ${part.scenario.preset}` : 'scenario from the link')}
+            identity={scenarioIdentity(scenario, source)}
             extra={selectWorkloadSummary(scenario.workload)}
             toggles={<span className="badge muted">bug toggles: per side (A / B) below</span>}
           />
         ) : (
           <div />
         )}
-        <div className={`compare-status ${st.phase}`} role="status" data-testid="compare-status">
-          {st.phase === 'running' ? 'running both sides…' : st.phase === 'done' ? 'both runs complete' : st.phase === 'error' ? 'failed' : ''}
+        <div className="compare-head-actions">
+          <div className={`compare-status ${st.phase}`} role="status" data-testid="compare-status" data-ms={st.timings?.bothRunsMs.toFixed(0) ?? ''}>
+            {statusText(st)}
+          </div>
+          {st.comparison ? <ExportButtons actions={[reportAction]} label="Export a review report" /> : null}
         </div>
       </header>
       <div className="control-bar compare-bar">
@@ -83,6 +175,7 @@ export default function CompareView({ app }: { app: AppStore }) {
             {loadError ?? st.error}
           </div>
         ) : null}
+        {scenario ? <CursorBar st={st} cursorMs={cursorMs} durationMs={durationMs} onCursor={setCursor} /> : null}
       </div>
       <main className="compare-main">
         {st.pair ? (
@@ -92,13 +185,17 @@ export default function CompareView({ app }: { app: AppStore }) {
           </section>
         ) : null}
         {st.comparison ? (
-          <section className="panel tables">
+          <section className="panel tables" data-testid="compare-tables">
             <header className="panel-head">
               <div className="panel-title">
                 <h2>What changed</h2>
-                <span className="units">B − A; the better side in green</span>
+                <span className="units">service first · B − A · the better side in green, the worse in red</span>
               </div>
+              <ExportButtons actions={panelExportActions('Compare table', () => byTestId('compare-tables'), caption('delta table'), run)} label="Export the delta table" />
             </header>
+            <p className={`compare-verdict better-${st.comparison.verdict.better ?? 'none'}`} data-testid="compare-verdict" data-better={st.comparison.verdict.better ?? ''}>
+              {verdictSentence(st.comparison.verdict, labelA, labelB)}
+            </p>
             <div className="tables-grid">
               <DeltaTable comparison={st.comparison} labelA={labelA} labelB={labelB} />
               <InvariantTable comparison={st.comparison} />
@@ -106,14 +203,15 @@ export default function CompareView({ app }: { app: AppStore }) {
           </section>
         ) : null}
         {st.a && st.b ? (
-          <section className="panel">
+          <section className="panel" data-testid="compare-charts">
             <header className="panel-head">
               <div className="panel-title">
                 <h2>Side by side, time-aligned</h2>
-                <span className="units">1 s buckets · one y scale per row</span>
+                <span className="units">1 s buckets · one y scale per row · the line is the time cursor</span>
               </div>
+              <ExportButtons actions={panelExportActions('Compare charts', () => byTestId('compare-charts'), caption('side-by-side charts'), run)} label="Export the side-by-side charts" />
             </header>
-            <SideCharts a={st.a.summary} b={st.b.summary} labelA={labelA} labelB={labelB} />
+            <SideCharts a={st.a.summary} b={st.b.summary} labelA={labelA} labelB={labelB} cursorSec={cursorMs / 1000} />
           </section>
         ) : null}
         {st.a && st.b && st.pair ? (
@@ -128,7 +226,8 @@ export default function CompareView({ app }: { app: AppStore }) {
                   identity={scenarioIdentity(side.scenario, side.side.label)}
                   captionWhat={`timeline, run ${id.toUpperCase()} of an A/B comparison`}
                   verdict={verdictText(side.summary.invariants)}
-                  cursorMs={null}
+                  cursorMs={cursorMs}
+                  onSeek={setCursor}
                   title={`Timeline ${id.toUpperCase()} · ${side.side.label}`}
                   height={330}
                   viewport={viewport}

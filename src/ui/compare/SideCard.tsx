@@ -1,5 +1,5 @@
 /** One side of the comparison: its label, toggles, verdict and headline numbers. */
-import type { ComparisonSide } from '../../core/replay/compare';
+import { serviceOf, type ComparisonSide } from '../../core/replay/compare';
 import type { RunSummary } from '../../core/sim/runScenario';
 import { BUG_TOGGLES } from '../../core/client/config';
 import { BUG_HELP } from '../controls/BugToggles';
@@ -11,6 +11,7 @@ export function SideCard({ id, side, summary }: { id: 'a' | 'b'; side: Compariso
   const inv = summary?.invariants;
   const bad = inv?.checks.filter((c) => !c.ok) ?? [];
   const budget = inv?.checks.find((c) => c.name === 'attemptBudgetKept');
+  const svc = summary ? serviceOf(summary) : null;
   return (
     <article className={`side-card side-${id}`} style={{ borderTopColor: SIDE_COLOR[id] }} data-testid={`compare-side-${id}`} aria-label={`Run ${id.toUpperCase()}`}>
       <header>
@@ -56,16 +57,22 @@ export function SideCard({ id, side, summary }: { id: 'a' | 'b'; side: Compariso
             </dd>
           </div>
           <div>
-            <dt>failed ops</dt>
-            <dd>{formatNumber(summary.ops.failed)}</dd>
+            <dt>operations served</dt>
+            <dd data-testid={`compare-served-${id}`}>{formatNumber(svc?.served ?? null)}</dd>
           </div>
           <div>
             <dt>p99 latency</dt>
             <dd>{formatNumber(summary.latencyMs.p99)} ms</dd>
           </div>
           <div>
-            <dt>rejected arrivals</dt>
-            <dd>{formatNumber(summary.workload.rejected)}</dd>
+            <dt>not served</dt>
+            <dd data-testid={`compare-not-served-${id}`}>
+              {formatNumber(svc?.notServed ?? null)}
+              <small>
+                {' '}
+                · {formatNumber(svc?.failed ?? null)} failed · {formatNumber(svc?.timedOut ?? null)} timed out · {formatNumber(svc?.rejected ?? null)} rejected
+              </small>
+            </dd>
           </div>
         </dl>
       ) : (

@@ -24,7 +24,7 @@ function markersOf(s: RunSummary): (FaultMarker & { sec: number })[] {
   return s.faults.map((f) => ({ t: f.atMs, sec: f.atMs / 1000, action: f.action, node: f.node ?? -1, segments: 0 }));
 }
 
-export function SideCharts({ a, b, labelA, labelB }: { a: RunSummary; b: RunSummary; labelA: string; labelB: string }) {
+export function SideCharts({ a, b, labelA, labelB, cursorSec = null }: { a: RunSummary; b: RunSummary; labelA: string; labelB: string; cursorSec?: number | null }) {
   const domain: readonly [number, number] = [0, Math.max(a.durationMs, b.durationMs) / 1000];
   const markers = useMemo(() => markersOf(a), [a]);
   const overlay = useMemo(() => overlayRows(a, b), [a, b]);
@@ -42,20 +42,20 @@ export function SideCharts({ a, b, labelA, labelB }: { a: RunSummary; b: RunSumm
     <div className="side-charts">
       <Legend items={[{ label: `A · ${labelA}`, color: SIDE_COLOR.a }, { label: `B · ${labelB}`, color: SIDE_COLOR.b }, PHASE_STYLE.attempt, PHASE_STYLE.refreshWait, PHASE_STYLE.backoff, SPLIT_STYLE.healthy, SPLIT_STYLE.affected]} />
       <SubChart title="Operations per second — A vs B (dashed: failed)" units="ops/s, 1 s buckets">
-        <TimeChart rows={overlay} series={overlaySeries} domain={domain} markers={markers} unit="ops/s" height={230} cursor={null} />
+        <TimeChart rows={overlay} series={overlaySeries} domain={domain} markers={markers} unit="ops/s" height={230} cursor={cursorSec} />
       </SubChart>
       <div className="split-2">
         <SubChart title="A · where operations are parked" units="ops in flight">
-          <TimeChart rows={ra.parked} series={PARKED} domain={domain} markers={markers} unit="ops" height={190} cursor={null} yMax={parkedMax} />
+          <TimeChart rows={ra.parked} series={PARKED} domain={domain} markers={markers} unit="ops" height={190} cursor={cursorSec} yMax={parkedMax} />
         </SubChart>
         <SubChart title="B · where operations are parked" units="ops in flight">
-          <TimeChart rows={rb.parked} series={PARKED} domain={domain} markers={markers} unit="ops" height={190} cursor={null} yMax={parkedMax} />
+          <TimeChart rows={rb.parked} series={PARKED} domain={domain} markers={markers} unit="ops" height={190} cursor={cursorSec} yMax={parkedMax} />
         </SubChart>
         <SubChart title="A · healthy vs affected segments" units="ops/s">
-          <TimeChart rows={ra.split} series={SPLIT} domain={domain} markers={markers} unit="ops/s" height={190} cursor={null} yMax={splitMax} />
+          <TimeChart rows={ra.split} series={SPLIT} domain={domain} markers={markers} unit="ops/s" height={190} cursor={cursorSec} yMax={splitMax} />
         </SubChart>
         <SubChart title="B · healthy vs affected segments" units="ops/s">
-          <TimeChart rows={rb.split} series={SPLIT} domain={domain} markers={markers} unit="ops/s" height={190} cursor={null} yMax={splitMax} />
+          <TimeChart rows={rb.split} series={SPLIT} domain={domain} markers={markers} unit="ops/s" height={190} cursor={cursorSec} yMax={splitMax} />
         </SubChart>
       </div>
     </div>

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricDelta } from '../../core/replay/compare';
+import { compareRuns, serviceVerdict, winnerOf, type MetricDelta } from '../../core/replay/compare';
+import { serviceTally } from '../../core/domain/service';
+import { deltaSections, verdictSentence } from './deltaRows';
 import { findPreset } from '../../core/sim/presets';
 import { runScenario } from '../../core/sim/runScenario';
 import { loadScenario, type Scenario } from '../../core/sim/scenario';
 import { shortenedPreset } from '../../core/sim/testkit/presetInputs';
-import type { ReplayListener } from '../bridge/replaySession';
+import { EventBatchBuilder } from '../../core/telemetry/eventCodec';
 import { CompareRunner } from './compareRunner';
-import { winner } from './CompareTables';
 import { defaultPair, pairOf, quickPairs, samePair, sideLabel } from './pairs';
 import { niceCeil, overlayRows, sharedMax, sideRows } from './seriesRows';
 
@@ -37,11 +38,11 @@ describe('comparison pairs', () => {
   });
 
   it('marks the better side by the metric’s direction', () => {
-    const m = (a: number | null, b: number | null, better: 'lower' | 'higher'): MetricDelta => ({ id: 'failedOps', label: '', unit: 'ops', a, b, delta: null, better });
-    expect(winner(m(3, 10, 'lower'))).toBe('a');
-    expect(winner(m(3, 10, 'higher'))).toBe('b');
-    expect(winner(m(3, 3, 'lower'))).toBeNull();
-    expect(winner(m(null, 3, 'lower'))).toBeNull();
+    const m = (a: number | null, b: number | null, better: 'lower' | 'higher'): MetricDelta => ({ id: 'notServedOps', group: 'service', label: '', unit: 'ops', a, b, delta: null, better });
+    expect(winnerOf(m(3, 10, 'lower'))).toBe('a');
+    expect(winnerOf(m(3, 10, 'higher'))).toBe('b');
+    expect(winnerOf(m(3, 3, 'lower'))).toBeNull();
+    expect(winnerOf(m(null, 3, 'lower'))).toBeNull();
   });
 });
 
@@ -67,21 +68,58 @@ describe('time-aligned series', () => {
     expect([0, 0.7, 3, 7, 1234].map(niceCeil)).toEqual([1, 1, 5, 10, 2000]);
   });
 
-  it('runs both sides and compares them (fake workers running the real engine)', async () => {
-    const feeds: string[] = [];
-    const runner = new CompareRunner((l: ReplayListener) => ({
-      load: async () => l.onReset(),
-      seek: async () => void feeds.push('seek'),
-      summarize: async (s) => runScenario(s).summary,
+  it('runs both sides and compares them, then fills both timelines (fake workers running the real engine)', async () => {
+    const ran: string[] = [];
+    const runner = new CompareRunner(() => ({
+      run: async (s) => {
+        ran.push(String(s.client.bugs.deadlineReplacesAttempts));
+        const b = new EventBatchBuilder();
+        const { summary } = runScenario(s, { sinks: [{ emit: (e) => b.push(e) }] });
+        return { summary, batches: [b.take()], engineMs: 1 };
+      },
       dispose: () => {},
     }));
     await runner.run(sc, pairOf(sc, { a: [], b: ['deadlineReplacesAttempts'] }));
     const st = runner.ui.getState();
     expect(st.phase).toBe('done');
+    expect(st.timelinesReady).toBe(true);
+    expect(st.timings?.timelinesMs).not.toBeNull();
     expect(st.a?.summary.attempts.maxPerOp).toBeLessThanOrEqual(3);
     const max = st.comparison?.metrics.find((x) => x.id === 'maxAttemptsPerOp');
     expect(max?.a).toBe(st.a?.summary.attempts.maxPerOp);
     expect(max?.b).toBe(st.b?.summary.attempts.maxPerOp);
-    expect(feeds).toEqual(['seek', 'seek']);
+    expect(ran).toEqual(['false', 'true']);
+    expect(runner.feeds.a.recorder.timeRange().endMs).toBeGreaterThan(0);
+    expect(runner.feeds.b.retried.size).toBeGreaterThan(0);
+  });
+});
+
+describe('delta rows and the verdict sentence', () => {
+  const sc = loadScenario(shortenedPreset('failover', 4000, 0.1));
+  const a = runScenario(sc).summary;
+  const b = runScenario({ ...sc, client: { ...sc.client, bugs: { ...sc.client.bugs, deadlineReplacesAttempts: true } } }).summary;
+
+  it('prints service first, the direction on every row and the split of not served', () => {
+    const sections = deltaSections(compareRuns(a, b));
+    expect(sections.map((s) => s.group)).toEqual(['service', 'amplification', 'refresh load', 'recovery']);
+    const rows = sections.flatMap((s) => s.rows);
+    for (const r of rows) expect(r.direction).toMatch(/^(higher|lower) is better$/);
+    const ns = rows.find((r) => r.id === 'notServedOps');
+    expect(ns?.parts.map((p) => p.label)).toEqual(['failed', 'timed out', 'rejected arrivals']);
+    // colours follow the numbers and the direction, whichever side is A
+    const served = rows.find((r) => r.id === 'servedOps');
+    const expected = served && served.rawA !== null && served.rawB !== null && served.rawA !== served.rawB ? (served.rawA > served.rawB ? 'a' : 'b') : null;
+    expect(served?.win).toBe(expected);
+    const swapped = deltaSections(compareRuns(b, a)).flatMap((s) => s.rows).find((r) => r.id === 'servedOps');
+    expect(swapped?.win).toBe(expected === null ? null : expected === 'a' ? 'b' : 'a');
+  });
+
+  it('names the better side and the margin in one sentence', () => {
+    const t = (served: number, failed: number, rejected: number) => serviceTally({ success: served, attemptsExhausted: failed }, rejected, 0);
+    expect(verdictSentence(serviceVerdict(t(1200, 300, 0), t(1000, 0, 900)), 'fixed', 'storm')).toBe(
+      'A (fixed) served users better than B (storm): 200 more operations served (+20.0 %), 600 fewer not served — 1,200 vs 1,000 served, 300 vs 900 not served.',
+    );
+    expect(verdictSentence(serviceVerdict(t(10, 0, 0), t(10, 0, 0)), 'x', 'y')).toBe('Both sides served users equally: 10 operations served, 0 not served each.');
+    expect(verdictSentence(serviceVerdict(t(5, 9, 0), t(6, 20, 0)), 'x', 'y')).toContain('B (y) served users better than A (x): 1 more operations served (+20.0 %), though 11 more not served');
   });
 });

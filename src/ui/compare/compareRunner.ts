@@ -1,22 +1,45 @@
 /**
- * Runs both sides of an A/B comparison, each in its own replay worker, in
- * parallel: the whole run streamed into a timeline feed (for the two
- * timelines) and the SPEC §10 summary (for the time-aligned charts and the
- * delta table). A newer request makes an older one's results be ignored.
+ * Runs both sides of an A/B comparison, each in its own compare worker, in
+ * parallel: one engine run per side gives the SPEC §10 summary (charts and
+ * the delta table) and the run's events. The table shows as soon as both
+ * summaries are in; the events are folded into the two timeline feeds after
+ * that, one batch per task, so the main thread never blocks on a whole run.
+ * A newer request makes an older one's results be ignored.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { compareRuns, scenarioFor, type ComparisonPair, type ComparisonSide, type RunComparison } from '../../core/replay/compare';
 import type { RunSummary } from '../../core/sim/runScenario';
 import type { Scenario } from '../../core/sim/scenario';
-import type { ReplayListener, ReplaySession } from '../bridge/replaySession';
+import type { EventBatch } from '../../core/telemetry/eventCodec';
 import { TimelineFeed } from '../timeline/timelineFeed';
 
-export type CompareSessionLike = Pick<ReplaySession, 'load' | 'seek' | 'summarize' | 'dispose'>;
+/** what one side's worker gives back */
+export interface SideRun {
+  readonly summary: RunSummary;
+  readonly batches: readonly EventBatch[];
+  readonly engineMs: number;
+}
+
+export interface CompareWorkerLike {
+  run(scenario: Scenario): Promise<SideRun>;
+  dispose(): void;
+}
 
 export interface SideResult {
   readonly side: ComparisonSide;
   readonly scenario: Scenario;
   readonly summary: RunSummary;
+}
+
+/** where the time of one comparison went, wall ms on the main thread's clock */
+export interface CompareTimings {
+  /** request → both summaries in (the table can show) */
+  readonly bothRunsMs: number;
+  /** each worker's engine run */
+  readonly engineMsA: number;
+  readonly engineMsB: number;
+  /** both summaries in → both timelines folded (null: still folding) */
+  readonly timelinesMs: number | null;
 }
 
 export interface CompareState {
@@ -26,57 +49,78 @@ export interface CompareState {
   readonly a: SideResult | null;
   readonly b: SideResult | null;
   readonly comparison: RunComparison | null;
+  readonly timings: CompareTimings | null;
+  /** the two timelines have all their events */
+  readonly timelinesReady: boolean;
   readonly error: string | null;
 }
 
 const SIDES = ['a', 'b'] as const;
 type SideId = (typeof SIDES)[number];
 
+const yieldTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
+
 export class CompareRunner {
-  readonly ui: StoreApi<CompareState> = createStore<CompareState>()(() => ({ phase: 'idle', scenario: null, pair: null, a: null, b: null, comparison: null, error: null }));
+  readonly ui: StoreApi<CompareState> = createStore<CompareState>()(() => ({
+    phase: 'idle',
+    scenario: null,
+    pair: null,
+    a: null,
+    b: null,
+    comparison: null,
+    timings: null,
+    timelinesReady: false,
+    error: null,
+  }));
   readonly feeds: Readonly<Record<SideId, TimelineFeed>> = { a: new TimelineFeed(), b: new TimelineFeed() };
-  private sessions: Partial<Record<SideId, CompareSessionLike>> = {};
+  private workers: Partial<Record<SideId, CompareWorkerLike>> = {};
   private token = 0;
 
-  constructor(private readonly makeSession: (listener: ReplayListener) => CompareSessionLike) {}
+  constructor(
+    private readonly makeWorker: (onError: (m: string) => void) => CompareWorkerLike,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
-  private session(id: SideId): CompareSessionLike {
-    let s = this.sessions[id];
-    if (s === undefined) {
-      const feed = this.feeds[id];
-      s = this.makeSession({
-        onReset: () => feed.reset(),
-        onBatch: (b) => feed.ingestBatch(b),
-        onClusterView: () => undefined,
-        onClientView: () => undefined,
-        onStatus: () => undefined,
-        onError: (m) => this.ui.setState({ error: m }),
-      });
-      this.sessions[id] = s;
+  private worker(id: SideId): CompareWorkerLike {
+    let w = this.workers[id];
+    if (w === undefined) {
+      w = this.makeWorker((m) => this.ui.setState({ error: m }));
+      this.workers[id] = w;
     }
-    return s;
+    return w;
   }
 
   async run(scenario: Scenario, pair: ComparisonPair): Promise<void> {
     const token = ++this.token;
-    this.ui.setState({ phase: 'running', scenario, pair, a: null, b: null, comparison: null, error: null });
+    const t0 = this.now();
+    this.ui.setState({ phase: 'running', scenario, pair, a: null, b: null, comparison: null, timings: null, timelinesReady: false, error: null });
+    for (const id of SIDES) this.feeds[id].reset(scenario.durationMs);
     try {
-      const results = await Promise.all(
+      const runs = await Promise.all(
         SIDES.map(async (id) => {
           const side = pair[id];
           const sc = scenarioFor(scenario, side);
-          const session = this.session(id);
-          this.feeds[id].reset(sc.durationMs);
-          await session.load(sc);
-          await session.seek(sc.durationMs);
-          const summary = await session.summarize(sc);
-          if (token === this.token) this.ui.setState({ [id]: { side, scenario: sc, summary } });
-          return { side, scenario: sc, summary };
+          const r = await this.worker(id).run(sc);
+          if (token === this.token) this.ui.setState({ [id]: { side, scenario: sc, summary: r.summary } });
+          return { result: { side, scenario: sc, summary: r.summary } satisfies SideResult, run: r };
         }),
       );
       if (token !== this.token) return;
-      const [a, b] = results as [SideResult, SideResult];
-      this.ui.setState({ phase: 'done', comparison: compareRuns(a.summary, b.summary) });
+      const [a, b] = runs as [(typeof runs)[number], (typeof runs)[number]];
+      const t1 = this.now();
+      const timings: CompareTimings = { bothRunsMs: t1 - t0, engineMsA: a.run.engineMs, engineMsB: b.run.engineMs, timelinesMs: null };
+      this.ui.setState({ phase: 'done', comparison: compareRuns(a.result.summary, b.result.summary), timings });
+      // the timelines: one batch per task, A and B interleaved so both fill in together
+      const n = Math.max(a.run.batches.length, b.run.batches.length);
+      for (let i = 0; i < n; i++) {
+        await yieldTask();
+        if (token !== this.token) return;
+        const ba = a.run.batches[i];
+        const bb = b.run.batches[i];
+        if (ba) this.feeds.a.ingestBatch(ba);
+        if (bb) this.feeds.b.ingestBatch(bb);
+      }
+      this.ui.setState({ timelinesReady: true, timings: { ...timings, timelinesMs: this.now() - t1 } });
     } catch (e) {
       if (token === this.token) this.ui.setState({ phase: 'error', error: e instanceof Error ? e.message : String(e) });
     }
@@ -84,7 +128,7 @@ export class CompareRunner {
 
   dispose(): void {
     this.token++;
-    for (const id of SIDES) this.sessions[id]?.dispose();
-    this.sessions = {};
+    for (const id of SIDES) this.workers[id]?.dispose();
+    this.workers = {};
   }
 }

@@ -32,8 +32,8 @@ export function ClusterPanel() {
       title="Cluster"
       units="segments by active owner"
       legend={legend}
-      empty={cluster === null}
-      emptyText="No cluster view yet — press Start."
+      empty={cluster === null || cluster.nodes.length === 0}
+      emptyText={cluster?.note ?? 'No cluster view yet — press Start.'}
       aside={
         <span className="stat" aria-label="epochs">
           epoch {epochs.cluster ?? '—'} <small>cluster</small> · {epochs.client ?? '—'} <small>client map</small>
@@ -41,6 +41,11 @@ export function ClusterPanel() {
         </span>
       }
     >
+      {cluster?.note ? (
+        <p className="panel-hint" data-testid="cluster-note">
+          {cluster.note}
+        </p>
+      ) : null}
       <div className="nodes">
         {nodes.map((n) => (
           <div key={n.id} className="node-card" style={{ borderLeftColor: nodeColor(n.id) }} aria-label={`node ${n.id} ${n.status}`}>
@@ -70,7 +75,11 @@ export function ClusterPanel() {
         ))}
       </div>
       <p className="panel-foot">
-        {stale === 0 ? "The client's map agrees with the cluster on every segment." : `The client's map is stale for ${stale} segment${stale === 1 ? '' : 's'} (marked): its next attempt there goes to the wrong node.`}
+        {client === null && cluster?.note
+          ? "No client map to compare with: an imported events file does not carry the client's map."
+          : stale === 0
+            ? "The client's map agrees with the cluster on every segment."
+            : `The client's map is stale for ${stale} segment${stale === 1 ? '' : 's'} (marked): its next attempt there goes to the wrong node.`}
       </p>
     </ChartFrame>
   );

@@ -7,7 +7,8 @@
  */
 import type { ClientConfig } from '../../core/client/config';
 import { EventTape } from '../../core/replay/eventTape';
-import { recordScenario, type ViewTimeline } from '../../core/replay/recordRun';
+import { recordScenario, type RunViews } from '../../core/replay/recordRun';
+import { TopologyViews } from './topologyViews';
 import type { InvariantReport } from '../../core/sim/invariants';
 import { bugsOnAtAnyTime, type Scenario } from '../../core/sim/scenario';
 import type { EventBatch } from '../../core/telemetry/eventCodec';
@@ -59,10 +60,10 @@ export class RecordedRuns {
     const tape = new EventTape();
     for (const b of batches) tape.appendBatch(b);
     tape.seal();
-    return this.keep(scenario, 'events', tape, null, 0, t0);
+    return this.keep(scenario, 'events', tape, new TopologyViews(batches), 0, t0);
   }
 
-  private keep(scenario: Scenario, source: RunInfo['source'], tape: EventTape, views: ViewTimeline | null, recordMs: number, t1: number): RecordedRun {
+  private keep(scenario: Scenario, source: RunInfo['source'], tape: EventTape, views: RunViews | null, recordMs: number, t1: number): RecordedRun {
     const index = new SeekIndex(tape, checkerConfig(scenario), Math.max(scenario.durationMs, Math.ceil(tape.endT)), views);
     const id = this.nextId++;
     const info: RunInfo = { id, source, durationMs: index.durationMs, events: tape.length, memory: index.memory(), wholeRun: index.wholeRun, recordMs, indexMs: this.clock() - t1 };

@@ -7,13 +7,14 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { loadScenario, parseScenarioText, type Scenario } from '../../core/sim/scenario';
-import { EventBatchBuilder, type EventBatch } from '../../core/telemetry/eventCodec';
 import { assertNdjsonSize, NDJSON_MAX_BYTES, parseNdjson } from '../../core/telemetry/eventSchema';
 import type { ZarisEvent } from '../../core/telemetry/events';
 import type { ReplayListener, ReplaySession, ReplayStatus, RunInfo, SeekFrame } from '../bridge/replaySession';
 import type { RunIdentity } from '../export/caption';
 import type { DashboardStore } from '../store/dashboardStore';
 import { TimelineFeed } from '../timeline/timelineFeed';
+import { ColumnarLog } from './columnarLog';
+import { importEvents } from './eventsImport';
 import { latestOnly } from './latest';
 import type { BudgetAtCursor } from './seekIndex';
 
@@ -232,11 +233,16 @@ export class ReplayController {
     this.ui.setState({ loading: `Reading ${file.name}…` });
     await nextFrame();
     try {
-      const text = await file.text();
-      if (looksLikeEvents(file.name, text.slice(0, 4096))) {
-        await this.loadEventsText(text, file.name);
+      if (looksLikeEvents(file.name, await file.slice(0, 4096).text())) {
+        // parsed off the main thread, with progress in the loading line; progress arrives on its
+        // own port, so a last report may land after the result: it is ignored then
+        let reading = true;
+        const pct = (f: number) => reading && this.ui.setState({ loading: `Reading ${file.name}… ${Math.round(f * 100)} %` });
+        const { log } = await importEvents(file, file.name, pct).finally(() => (reading = false));
+        await this.loadEventLog(log, file.name);
         return { kind: 'events', name: file.name };
       }
+      const text = await file.text();
       return { kind: 'scenario', scenario: parseScenarioText(text, file.name), name: file.name };
     } catch (e) {
       this.ui.setState({ error: message(e) });
@@ -248,17 +254,20 @@ export class ReplayController {
 
   /** parses an event log (throws an InputError naming line and field; nothing changes then) and replays it */
   async loadEventsText(text: string, name: string): Promise<void> {
-    const events = parseNdjson(text, { source: name });
-    await this.loadEvents(events, name);
+    await this.loadEventLog(ColumnarLog.fromEvents(parseNdjson(text, { source: name })), name);
   }
 
   /** replays decoded events (in time order) from the cursor at their end: recorded once in the worker, like a scenario */
   async loadEvents(events: readonly ZarisEvent[], name: string): Promise<void> {
+    await this.loadEventLog(ColumnarLog.fromEvents(events, IMPORT_CHUNK), name);
+  }
+
+  /** replays a parsed event log (columnar, as the import worker hands it over): indexed once in the replay worker */
+  async loadEventLog(events: ColumnarLog, name: string): Promise<void> {
     if (events.length === 0) throw new Error(`${name}: no events in the file`);
     const token = ++this.token;
     this.stopPlaying();
-    const last = events[events.length - 1];
-    const durationMs = Math.max(1, Math.ceil(last?.t ?? 1));
+    const durationMs = Math.max(1, Math.ceil(events.lastT));
     const stub = loadScenario({ name: name.slice(0, 200), seed: 0, durationMs, description: 'imported events file: seed and configuration unknown' }, name);
     this.storeScenario = stub;
     this.ui.setState({
@@ -266,12 +275,7 @@ export class ReplayController {
       loading: `Indexing ${name}…`,
       error: null,
     });
-    const batches: EventBatch[] = [];
-    for (let i = 0; i < events.length; i += IMPORT_CHUNK) {
-      const b = new EventBatchBuilder(Math.min(IMPORT_CHUNK, events.length - i));
-      for (let k = i; k < Math.min(events.length, i + IMPORT_CHUNK); k++) b.push(events[k] as ZarisEvent);
-      batches.push(b.take());
-    }
+    const batches = events.batches;
     const session = this.workerSession();
     this.loaded = false;
     try {

@@ -18,7 +18,7 @@
 import type { ClientConfig } from '../../core/client/config';
 import type { ClientView, ClusterView } from '../../core/cluster/views';
 import { sliceBatch, type EventTape } from '../../core/replay/eventTape';
-import type { ViewTimeline } from '../../core/replay/recordRun';
+import type { RunViews } from '../../core/replay/recordRun';
 import { addExample, invariantReport, TALLIES, type InvariantReport, type TallyName, type TallyView } from '../../core/sim/invariants';
 import { decodeEvent } from '../../core/telemetry/eventCodec';
 import { EVENT_TYPES } from '../../core/telemetry/events';
@@ -146,7 +146,7 @@ export class SeekIndex {
     readonly tape: EventTape,
     private readonly config: ClientConfig,
     readonly durationMs: number,
-    private readonly views: ViewTimeline | null = null,
+    private readonly views: RunViews | null = null,
     options: { readonly checkpointEvents?: number } = {},
   ) {
     this.checkpointEvents = Math.max(1, options.checkpointEvents ?? CHECKPOINT_EVENTS);

@@ -24,6 +24,26 @@ describe('reading the URL forgivingly', () => {
     expect(r.error?.summary).toBe('This link has problems: maxAttempts, cursor were ignored, the rest of the link applies.');
   });
 
+  it('a partly bad link applies what it can and names the rest', () => {
+    const lone = readUrl('?preset=failover&view=compare&cmpA=noRefreshDebounce&seed=4');
+    expect(lone.state).toMatchObject({ scenario: { preset: 'failover' }, view: 'compare', seed: 4, compare: { a: ['noRefreshDebounce'] } });
+    expect(lone.state.compare?.b).toBeUndefined();
+    expect(lone.error?.summary).toBe('This link has a problem: cmpB was missing, the rest of the link applies.');
+    expect(lone.error?.issues[0]?.message).toMatch(/^missing: .*run B keeps the scenario's suggested side$/);
+    expect(lone.namedScenario).toBe(true);
+
+    const mixed = readUrl('?preset=failover&view=compare&cmpA=none&cmpB=oops&maxAttempts=5000&backoffMillis=250');
+    expect(mixed.state.compare).toEqual({ a: [] });
+    expect(mixed.state.client).toEqual({ backoffMillis: 250 });
+    expect(mixed.error?.issues.map((i) => i.path).sort()).toEqual(['cmpB', 'maxAttempts']);
+    expect(mixed.error?.summary).toMatch(/maxAttempts, cmpB were ignored|cmpB, maxAttempts were ignored/);
+    expect(writeUrl(mixed.state, '')).toBe('?preset=failover&backoffMillis=250&view=compare&cmpA=none');
+
+    const both = readUrl('?preset=herd&scenario=abc&view=replay');
+    expect(both.state).toMatchObject({ scenario: { preset: 'herd' }, view: 'replay' });
+    expect(both.error?.issues[0]?.path).toBe('scenario');
+  });
+
   it('falls back to the defaults when nothing can be read', () => {
     const r = readUrl(`?${'x'.repeat(40_000)}`);
     expect(r.state).toEqual(DEFAULT_URL_STATE);

@@ -5,7 +5,7 @@
  * page never breaks on a URL.
  */
 import { InputError, type InputIssue } from '../../core/validation';
-import { decodeUrlState, DEFAULT_URL_STATE, encodeUrlState, type UrlState } from '../urlState';
+import { decodeUrlParts, DEFAULT_URL_STATE, encodeUrlState, type UrlState } from '../urlState';
 
 /** development parameters the app keeps but the shareable state does not carry (`feed=sim`) */
 export const DEV_PARAMS = ['feed'] as const;
@@ -42,20 +42,20 @@ export function readUrl(search: string): ReadUrl {
   const namedScenario = all.has('preset') || all.has('scenario');
   const base = { namedScenario, dev: dev.toString() };
   try {
-    return { state: decodeUrlState(all.toString()), error: null, ...base };
+    const { state, issues } = decodeUrlParts(all.toString());
+    if (issues.length === 0) return { state, error: null, ...base };
+    const bad = [...new Set(issues.map((i) => paramOf(i.path)))];
+    const missing = issues.filter((i) => i.message.startsWith('missing')).map((i) => paramOf(i.path));
+    const ignored = bad.filter((p) => !missing.includes(p));
+    const parts = [
+      ...(ignored.length > 0 ? [`${ignored.join(', ')} ${ignored.length === 1 ? 'was' : 'were'} ignored`] : []),
+      ...(missing.length > 0 ? [`${missing.join(', ')} ${missing.length === 1 ? 'was' : 'were'} missing`] : []),
+    ];
+    const summary = `This link has ${issues.length === 1 ? 'a problem' : 'problems'}: ${parts.join('; ')}, the rest of the link applies.`;
+    const named = 'preset' in state.scenario ? all.has('preset') && !bad.includes('preset') : true;
+    return { state, error: { summary, issues }, ...base, namedScenario: named };
   } catch (e) {
     const issues = e instanceof InputError ? e.issues : [{ path: '', message: e instanceof Error ? e.message : String(e) }];
-    const bad = new Set(issues.map((i) => paramOf(i.path)));
-    if (!bad.has('')) {
-      const kept = new URLSearchParams([...all].filter(([k]) => !bad.has(k)));
-      try {
-        const state = decodeUrlState(kept.toString());
-        const summary = `This link has ${issues.length === 1 ? 'a problem' : 'problems'}: ${[...bad].join(', ')} ${bad.size === 1 ? 'was' : 'were'} ignored, the rest of the link applies.`;
-        return { state, error: { summary, issues }, ...base, namedScenario: kept.has('preset') || kept.has('scenario') };
-      } catch {
-        // fall through to the defaults
-      }
-    }
     return { state: DEFAULT_URL_STATE, error: { summary: 'This link could not be read: showing the defaults instead.', issues }, ...base, namedScenario: false };
   }
 }

@@ -128,52 +128,88 @@ export class CanvasPainter implements Painter {
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const n = (x: number): string => String(Math.round(x * 100) / 100);
 
-/** collects SVG elements; `toString(w, h)` gives the document */
+/**
+ * collects SVG elements; `toString(w, h)` gives the document. Filled rects
+ * drawn one after another in the same colour become one <path> (the
+ * timeline's thousands of bars stay a small file), so paint order is kept.
+ */
 export class SvgPainter implements Painter {
   private readonly parts: string[] = [];
   private clips = 0;
+  private drawn = 0;
+  /** the run of same-coloured rects being merged into one path */
+  private run: { key: string; fill: string; alpha: number; d: string[] } | null = null;
+
+  private flush(): void {
+    const r = this.run;
+    if (r === null) return;
+    this.run = null;
+    this.parts.push(`<path d="${r.d.join('')}" fill="${esc(r.fill)}"${r.alpha < 1 ? ` fill-opacity="${n(r.alpha)}"` : ''}/>`);
+  }
+
+  private push(part: string): void {
+    this.flush();
+    this.parts.push(part);
+  }
 
   rect(x: number, y: number, w: number, h: number, fill: string, alpha = 1): void {
-    this.parts.push(`<rect x="${n(x)}" y="${n(y)}" width="${n(Math.max(0, w))}" height="${n(Math.max(0, h))}" fill="${esc(fill)}"${alpha < 1 ? ` fill-opacity="${n(alpha)}"` : ''}/>`);
+    this.drawn++;
+    const ww = Math.max(0, w);
+    const hh = Math.max(0, h);
+    if (ww === 0 || hh === 0) return;
+    const key = `${fill}|${alpha}`;
+    if (this.run?.key !== key) {
+      this.flush();
+      this.run = { key, fill, alpha, d: [] };
+    }
+    this.run.d.push(`M${n(x)} ${n(y)}h${n(ww)}v${n(hh)}h${n(-ww)}z`);
   }
 
   strokeRect(x: number, y: number, w: number, h: number, stroke: string, width = 1, dash: readonly number[] = []): void {
-    this.parts.push(
+    this.push(
       `<rect x="${n(x + width / 2)}" y="${n(y + width / 2)}" width="${n(Math.max(0, w - width))}" height="${n(Math.max(0, h - width))}" fill="none" stroke="${esc(stroke)}" stroke-width="${n(width)}"${dash.length ? ` stroke-dasharray="${dash.join(' ')}"` : ''}/>`,
     );
   }
 
   line(x1: number, y1: number, x2: number, y2: number, stroke: string, width = 1, dash: readonly number[] = [], alpha = 1): void {
-    this.parts.push(
+    this.push(
       `<line x1="${n(x1)}" y1="${n(y1)}" x2="${n(x2)}" y2="${n(y2)}" stroke="${esc(stroke)}" stroke-width="${n(width)}"${dash.length ? ` stroke-dasharray="${dash.join(' ')}"` : ''}${alpha < 1 ? ` stroke-opacity="${n(alpha)}"` : ''}/>`,
     );
   }
 
   polygon(points: readonly (readonly [number, number])[], fill: string, alpha = 1): void {
-    this.parts.push(`<polygon points="${points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ')}" fill="${esc(fill)}"${alpha < 1 ? ` fill-opacity="${n(alpha)}"` : ''}/>`);
+    this.push(`<polygon points="${points.map(([x, y]) => `${n(x)},${n(y)}`).join(' ')}" fill="${esc(fill)}"${alpha < 1 ? ` fill-opacity="${n(alpha)}"` : ''}/>`);
   }
 
   text(x: number, y: number, s: string, style: TextStyle): void {
     const anchor = style.align === 'center' ? 'middle' : style.align === 'right' ? 'end' : 'start';
-    const base = style.baseline === 'top' ? 'hanging' : style.baseline === 'bottom' ? 'alphabetic' : 'central';
+    // the baseline as a y offset, not dominant-baseline (design tools honour that unevenly)
+    const dy = style.baseline === 'top' ? style.size * 0.8 : style.baseline === 'bottom' ? 0 : style.size * 0.35;
     const font = `font-family="${esc(style.mono ? MONO : SANS)}" font-size="${style.size}" font-weight="${style.weight ?? 400}"`;
     const halo = style.halo ? ` stroke="${esc(style.halo)}" stroke-width="3" paint-order="stroke" stroke-linejoin="round"` : '';
-    this.parts.push(`<text x="${n(x)}" y="${n(y)}" fill="${esc(style.color)}" text-anchor="${anchor}" dominant-baseline="${base}" ${font}${halo}>${esc(s)}</text>`);
+    this.push(`<text x="${n(x)}" y="${n(y + dy)}" fill="${esc(style.color)}" text-anchor="${anchor}" ${font}${halo}>${esc(s)}</text>`);
   }
 
   clip(x: number, y: number, w: number, h: number, body: () => void): void {
     const id = `c${this.clips++}`;
-    this.parts.push(`<clipPath id="${id}"><rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}"/></clipPath><g clip-path="url(#${id})">`);
+    this.push(`<clipPath id="${id}"><rect x="${n(x)}" y="${n(y)}" width="${n(w)}" height="${n(h)}"/></clipPath><g clip-path="url(#${id})">`);
     body();
-    this.parts.push('</g>');
+    this.push('</g>');
   }
 
-  /** elements drawn so far (for tests) */
+  /** shapes and texts drawn so far (for tests) */
   get elements(): number {
-    return this.parts.length;
+    return this.drawn + this.parts.filter((p) => !p.startsWith('<path')).length;
+  }
+
+  /** the elements drawn so far, without the document around them (to place into another SVG) */
+  body(): string {
+    this.flush();
+    return this.parts.join('');
   }
 
   toString(width: number, height: number, background?: string): string {
+    this.flush();
     const bg = background ? `<rect width="100%" height="100%" fill="${esc(background)}"/>` : '';
     return `<svg xmlns="http://www.w3.org/2000/svg" width="${n(width)}" height="${n(height)}" viewBox="0 0 ${n(width)} ${n(height)}">${bg}${this.parts.join('')}</svg>`;
   }

@@ -1,0 +1,79 @@
+/**
+ * The delta table as text, once: the React table, the exported table and the
+ * review report all print these rows and this verdict sentence, so they can
+ * never say different things. Pure; generic over any comparison.
+ */
+import { METRIC_GROUPS, winnerOf, type MetricDelta, type MetricGroup, type RunComparison, type ServiceVerdict } from '../../core/replay/compare';
+import { formatNumber } from '../panels/chart/format';
+
+export type Win = 'a' | 'b' | null;
+
+export interface DeltaPartRow {
+  readonly label: string;
+  readonly a: string;
+  readonly b: string;
+}
+
+export interface DeltaRow {
+  readonly id: MetricDelta['id'];
+  readonly label: string;
+  /** e.g. "higher is better" */
+  readonly direction: string;
+  /** the fault window a windowed metric was averaged over, e.g. "5.0–10.0 s" */
+  readonly window: string | null;
+  readonly a: string;
+  readonly b: string;
+  readonly delta: string;
+  /** the better side (coloured green; the other red) */
+  readonly win: Win;
+  readonly rawA: number | null;
+  readonly rawB: number | null;
+  readonly parts: readonly DeltaPartRow[];
+}
+
+export interface DeltaSection {
+  readonly group: MetricGroup;
+  readonly rows: readonly DeltaRow[];
+}
+
+/** a metric value as the table prints it */
+export function formatMetric(unit: string, v: number | null): string {
+  if (v === null) return '—';
+  if (unit === 'ms') return Math.abs(v) >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${formatNumber(v)} ms`;
+  if (unit === '×') return `${v.toFixed(2)}×`;
+  if (unit === 's') return `${formatNumber(v)} s`;
+  return formatNumber(v);
+}
+
+const WINDOWED = new Set<MetricDelta['id']>(['healthyOkPerSecondInFaultWindow', 'opsPerSecondInFaultWindow']);
+
+export function deltaSections(c: RunComparison): DeltaSection[] {
+  const w = c.faultWindow;
+  const row = (m: MetricDelta): DeltaRow => ({
+    id: m.id,
+    label: m.label,
+    direction: `${m.better} is better`,
+    window: WINDOWED.has(m.id) && w ? `${(w.fromMs / 1000).toFixed(1)}–${(w.toMs / 1000).toFixed(1)} s` : null,
+    a: formatMetric(m.unit, m.a),
+    b: formatMetric(m.unit, m.b),
+    delta: m.delta === null ? '—' : `${m.delta > 0 ? '+' : ''}${formatMetric(m.unit, m.delta)}`,
+    win: winnerOf(m),
+    rawA: m.a,
+    rawB: m.b,
+    parts: (m.parts ?? []).map((p) => ({ label: p.label, a: formatMetric(m.unit, p.a), b: formatMetric(m.unit, p.b) })),
+  });
+  return METRIC_GROUPS.map((group) => ({ group, rows: c.metrics.filter((m) => m.group === group).map(row) })).filter((s) => s.rows.length > 0);
+}
+
+const exact = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** the summary line: which side served its users better, and by how much */
+export function verdictSentence(v: ServiceVerdict, labelA: string, labelB: string): string {
+  if (v.better === null) return `Both sides served users equally: ${exact(v.a.served)} operations served, ${exact(v.a.notServed)} not served each.`;
+  const [w, l, wl, ll] = v.better === 'a' ? [v.a, v.b, `A (${labelA})`, `B (${labelB})`] : [v.b, v.a, `B (${labelB})`, `A (${labelA})`];
+  const pct = v.moreServedFraction === null ? '' : ` (+${(v.moreServedFraction * 100).toFixed(1)} %)`;
+  const served = v.moreServed > 0 ? `${exact(v.moreServed)} more operations served${pct}` : 'as many operations served';
+  const notServed =
+    v.fewerNotServed > 0 ? `${exact(v.fewerNotServed)} fewer not served` : v.fewerNotServed < 0 ? `though ${exact(-v.fewerNotServed)} more not served` : 'as many not served';
+  return `${wl} served users better than ${ll}: ${served}, ${notServed} — ${exact(w.served)} vs ${exact(l.served)} served, ${exact(w.notServed)} vs ${exact(l.notServed)} not served.`;
+}
