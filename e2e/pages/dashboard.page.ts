@@ -150,7 +150,7 @@ export class DashboardPage {
 
   /** the header's headline figure by its label, e.g. "ops / s" */
   kpi(label: string): Locator {
-    return this.page.locator('.kpis .kpi').filter({ has: this.page.locator('dt', { hasText: new RegExp(`^${escape(label)}`) }) }).locator('dd');
+    return this.page.locator('.kpis .kpi').filter({ has: this.page.locator('dt', { hasText: new RegExp(`^${escape(label)}`) }) }).locator('dd.kpi-value');
   }
 
   // ── doing ──────────────────────────────────────────────────────────────

@@ -14,7 +14,7 @@ const OVER = '#EE6677';
 
 /** how hard the client retries, how long it sleeps and why operations end */
 export function RetriesPanel() {
-  const { snap, domain, markers, empty } = useTimeWindow();
+  const { snap, domain, markers, empty, caption } = useTimeWindow();
   const budget = useDashboard((s) => (s.clientConfig.disableRetries ? 1 : s.clientConfig.maxAttempts));
   const rate = useMemo(() => selectRetryRate(snap), [snap]);
   const perOp = useMemo(
@@ -47,7 +47,7 @@ export function RetriesPanel() {
   return (
     <ChartFrame
       title="Retries"
-      units="last 60 s"
+      units={caption}
       hint="Retries per second; attempts per operation against the budget; backoff sleeps by the status that caused them (Migrating sleeps ×8); why operations ended."
       legend={[RETRIES[0] as TimeSeries, { label: `within budget (≤ ${budget})`, color: WITHIN }, { label: 'over budget', color: OVER }]}
       empty={empty}

@@ -5,14 +5,17 @@
  * flight, the invariant checker by in-flight ops and the key count.
  */
 import type { ClientConfig } from '../../core/client/config';
-import { OUTCOME_CODE } from '../../core/domain/status';
+import { isServed } from '../../core/domain/service';
+import { OUTCOMES, OUTCOME_CODE } from '../../core/domain/status';
 import { InvariantChecker } from '../../core/sim/invariants';
 import { decodeEvent, EventBatchBuilder, type EventBatch } from '../../core/telemetry/eventCodec';
 import { EVENT_TYPES, type EventType, type FaultEvent, type ZarisEvent } from '../../core/telemetry/events';
+import { FaultEvidenceTracker } from '../../core/telemetry/faultEvidence';
 import { BucketRing } from './bucketRing';
-import { ANSWERED_CODES, attemptBin, BUCKET_MS, latencyBin, LOG_CAPACITY, MAX_FAULT_MARKERS, PHASES, REFRESH_KINDS, WINDOW_BUCKETS, type RefreshKind } from './layout';
+import { ANSWERED_CODES, attemptBin, BUCKET_MS, latencyBin, LOG_CAPACITY, MAX_FAULT_MARKERS, PHASES, REFRESH_KINDS, SESSION_BUCKETS, SESSION_BUCKET_MS, WINDOW_BUCKETS, type RefreshKind } from './layout';
 import { OpTracker } from './opTracker';
 import { Ring } from './ring';
+import { SessionRing } from './sessionRing';
 import type { FaultMarker, LoggedEvent, SessionTotals, TelemetrySnapshot } from './snapshot';
 
 const T = Object.fromEntries(EVENT_TYPES.map((t, i) => [t, i])) as Record<EventType, number>;
@@ -20,18 +23,23 @@ const R = Object.fromEntries(REFRESH_KINDS.map((k, i) => [k, i])) as Record<Refr
 /** type code → 1 if the invariant checker reads it (the rest it ignores) */
 const CHECKED = new Uint8Array(EVENT_TYPES.length);
 for (const t of ['op.start', 'attempt.start', 'attempt.end', 'backoff', 'refresh.request', 'op.end'] as const) CHECKED[T[t]] = 1;
+/** outcome code → 1 when it is a real answer (served) */
+const SERVED_CODE = Uint8Array.from(OUTCOMES, (o) => (isServed(o) ? 1 : 0));
 /** a stream whose time jumps back by more than this started a new session */
 const RESTART_JUMP_MS = 10_000;
 
 type MutableTotals = { -readonly [K in keyof SessionTotals]: SessionTotals[K] };
 const zeroTotals = (): MutableTotals => ({
   events: 0, opsEnded: 0, opsOk: 0, opsFailed: 0, attempts: 0, retries: 0,
-  refreshRequested: 0, refreshExecuted: 0, maxAttemptsPerOp: 0, lastT: 0,
+  refreshRequested: 0, refreshExecuted: 0, maxAttemptsPerOp: 0, overBudgetOps: 0, rejected: 0, lastT: 0,
 });
 
 export class TelemetryAggregator {
   readonly ring = new BucketRing(WINDOW_BUCKETS);
+  /** the whole session, coarser (folded from `ring` one complete bucket at a time) */
+  readonly session = new SessionRing(SESSION_BUCKETS, SESSION_BUCKET_MS);
   private readonly tracker = new OpTracker();
+  private readonly evidence = new FaultEvidenceTracker();
   private readonly log = new Ring<LoggedEvent>(LOG_CAPACITY);
   private readonly affected = new Set<number>();
   private checker: InvariantChecker;
@@ -52,7 +60,9 @@ export class TelemetryAggregator {
 
   reset(): void {
     this.ring.clear();
+    this.session.clear();
     this.tracker.clear();
+    this.evidence.clear();
     this.log.clear();
     this.affected.clear();
     this.checker = new InvariantChecker(this.config);
@@ -77,6 +87,7 @@ export class TelemetryAggregator {
     // and at the end of the batch, rather than after every event.
     let parkedSlot = -1;
     let parkedBucket = -1;
+    let parkedT = 0;
     for (let i = 0; i < b.n; i++) {
       const t = b.t[i] as number;
       if (ring.head >= 0 && t < ring.head * BUCKET_MS - RESTART_JUMP_MS) {
@@ -85,9 +96,11 @@ export class TelemetryAggregator {
       }
       const bucket = Math.floor(t / BUCKET_MS);
       if (parkedSlot >= 0 && bucket !== parkedBucket) {
-        this.writeParked(parkedSlot);
+        this.writeParked(parkedSlot, parkedT);
         parkedSlot = -1;
       }
+      // the head bucket is complete once the stream moves past it: fold it into the session ring
+      if (bucket > ring.head && ring.head >= 0) this.session.fold(ring.head * BUCKET_MS, ring.cols, ring.head % ring.capacity);
       const slot = ring.slot(bucket);
       const type = b.type[i] as number;
       const op = b.op[i] as number;
@@ -99,18 +112,29 @@ export class TelemetryAggregator {
       const ok = slot >= 0;
       switch (type) {
         case T['op.start']:
-          tr.start(op, A);
+          tr.start(op, A, t, b.e[i] as number);
           break;
-        case T['attempt.start']:
+        case T['attempt.start']: {
+          // counted when the attempt starts (event time), not when its operation ends
           tot.attempts++;
+          if (A > tot.maxAttemptsPerOp) tot.maxAttemptsPerOp = A;
           if (A > 1) {
             tot.retries++;
             if (ok) ring.add('retries', slot, 0);
           }
+          const budget = tr.budget(op);
+          const over = budget > 0 && A === budget + 1;
+          if (over) {
+            tot.overBudgetOps++;
+            if (ok) ring.add('overBudget', slot, 0);
+          }
+          this.evidence.attemptStart(t, A, over);
           tr.phase(op, 'attempt');
           break;
+        }
         case T['attempt.end']:
           if (ok) ring.add('attemptsByOutcome', slot, D);
+          this.evidence.attemptEnd(t, A, SERVED_CODE[D] === 1);
           break;
         case T.backoff:
           if (ok) {
@@ -123,6 +147,7 @@ export class TelemetryAggregator {
         case T['refresh.request']:
           tot.refreshRequested++;
           if (ok) ring.add('refresh', slot, R.requested);
+          this.evidence.refreshRequest(t);
           if (op >= 0) tr.phase(op, 'refreshWait');
           break;
         case T['refresh.coalesced']:
@@ -150,15 +175,21 @@ export class TelemetryAggregator {
           if (ok) ring.add('refresh', slot, R.waitAbandoned);
           break;
         case T['op.end']:
-          this.opEnd(slot, op, A, C, D, b.e[i] as number);
+          this.opEnd(slot, t, op, A, C, D, b.e[i] as number);
           break;
         case T.fault:
           this.fault(decodeEvent(b, i) as FaultEvent);
+          break;
+        case T['arrival.rejected']:
+          tot.rejected++;
+          if (ok) ring.add('rejected', slot, 0);
+          this.evidence.arrivalRejected(t);
           break;
       }
       if (ok) {
         parkedSlot = slot;
         parkedBucket = bucket;
+        parkedT = t;
       }
       const logIt = i >= logFrom;
       const checked = CHECKED[type] === 1;
@@ -168,25 +199,31 @@ export class TelemetryAggregator {
         if (logIt) this.log.push({ seq: this.seq++, event: e });
       }
     }
-    if (parkedSlot >= 0) this.writeParked(parkedSlot);
+    if (parkedSlot >= 0) this.writeParked(parkedSlot, parkedT);
   }
 
-  private writeParked(slot: number): void {
+  /** the gauges of a bucket: in flight by phase and stalled, as of its last event at `t` */
+  private writeParked(slot: number, t: number): void {
     const parked = this.tracker.parked;
     for (let p = 0; p < PHASES.length; p++) this.ring.put('parked', slot, p, parked[p] as number);
+    const stalled = this.tracker.stalled(t);
+    this.ring.put('stalled', slot, 0, stalled);
+    this.evidence.gauges(t, this.tracker.openOps, stalled);
   }
 
-  private opEnd(slot: number, op: number, attempts: number, latencyMs: number, outcome: number, reason: number): void {
+  private opEnd(slot: number, t: number, op: number, attempts: number, latencyMs: number, outcome: number, reason: number): void {
     const tot = this.totals;
     const segment = this.tracker.end(op);
+    const healthy = !this.affected.has(segment);
     tot.opsEnded++;
     if (outcome === OUTCOME_CODE.Ok) tot.opsOk++;
     if (!ANSWERED_CODES.has(outcome)) tot.opsFailed++;
     if (attempts > tot.maxAttemptsPerOp) tot.maxAttemptsPerOp = attempts;
+    this.evidence.opEnd(t, SERVED_CODE[outcome] === 1, healthy);
     if (slot < 0) return;
     const ring = this.ring;
     ring.add('opsByOutcome', slot, outcome);
-    ring.add('opsBySplit', slot, this.affected.has(segment) ? 1 : 0);
+    ring.add('opsBySplit', slot, healthy ? 0 : 1);
     ring.add('attemptsPerOp', slot, attemptBin(attempts));
     if (reason >= 0) ring.add('endReasons', slot, reason);
     ring.add('latency', slot, latencyBin(latencyMs));
@@ -194,6 +231,7 @@ export class TelemetryAggregator {
 
   private fault(e: FaultEvent): void {
     for (const s of e.segments) this.affected.add(s);
+    this.evidence.fault(e.t, e.action, e.node, e.segments.length);
     const marker: FaultMarker = { t: e.t, action: e.action, node: e.node, segments: e.segments.length };
     this.faults = [...this.faults.slice(-(MAX_FAULT_MARKERS - 1)), marker];
   }
@@ -204,14 +242,17 @@ export class TelemetryAggregator {
     this.publishes++;
   }
 
-  /** an immutable copy of everything panels read */
-  snapshot(): TelemetrySnapshot {
+  /** an immutable copy of everything panels read (`withSession`: the whole-session ring too, copied only when a view shows it) */
+  snapshot(withSession = false): TelemetrySnapshot {
     const p = this.tracker.parked;
     return {
       version: ++this.publishes,
       bucketMs: BUCKET_MS,
       window: this.ring.snapshot(),
+      session: withSession ? { bucketMs: this.session.bucketMs, window: this.session.snapshot() } : null,
       parkedNow: { attempt: p[0] as number, refreshWait: p[1] as number, backoff: p[2] as number },
+      stalledNow: this.tracker.stalled(this.totals.lastT),
+      evidence: this.evidence.list(),
       events: this.log.toArray(),
       invariants: this.totals.events > 0 ? this.checker.report() : null,
       affectedSegments: [...this.affected].sort((a, b) => a - b),
