@@ -68,20 +68,21 @@ export function headlineKpis(h: Headline, extra: { readonly ceiling: number | nu
 }
 
 /** the headline KPIs of the dashboard store in context; `live`: the rates follow Pause */
-export function useHeadlineKpis(live: boolean): Kpi[] {
+export function useHeadlineKpis(live: boolean): { kpis: Kpi[]; version: number } {
   const { config, snap, cluster, client, running, workload } = useDashboard(
     useShallow((s) => ({ config: s.clientConfig, snap: s.snapshot, cluster: s.cluster, client: s.client, running: s.running, workload: s.workload })),
   );
   const h = useMemo(() => selectHeadline(snap, live ? running : true), [snap, live, running]);
   const ceiling = selectDebounceCeiling(config.refreshDebounceMs, config.bugs.noRefreshDebounce);
-  return headlineKpis(h, { ceiling, stale: selectStaleCount(cluster, client), poolSize: selectPoolSize(workload) });
+  return { kpis: headlineKpis(h, { ceiling, stale: selectStaleCount(cluster, client), poolSize: selectPoolSize(workload) }), version: snap.version };
 }
 
 /** the headline KPIs as the headers show them */
 export function KpiStrip({ label, live = false }: { label?: string; live?: boolean }) {
-  const kpis = useHeadlineKpis(live);
+  const { kpis, version } = useHeadlineKpis(live);
+  // data-version: the snapshot these figures come from (tests compare the DOM with that snapshot)
   return (
-    <dl className="kpis" aria-label={label ?? 'Headline figures'}>
+    <dl className="kpis" aria-label={label ?? 'Headline figures'} data-version={version}>
       {kpis.map((k) => (
         <div key={k.label} className={`kpi ${k.tone ?? ''}`}>
           <dt>{k.label}</dt>

@@ -16,9 +16,10 @@ const PHASE_SHORT: Readonly<Record<(typeof PHASES)[number], string>> = { attempt
 /** the in-flight operations now, by phase, labelled; it reads the same published snapshot as the header's in-flight tile, so the two always agree */
 function ParkedNow() {
   const now = useDashboard((s) => s.snapshot.parkedNow);
+  const version = useDashboard((s) => s.snapshot.version);
   const inFlight = now.attempt + now.refreshWait + now.backoff;
   return (
-    <span className="gauge-now" aria-label="in flight now" data-in-flight={inFlight}>
+    <p className="gauge-now" aria-label="in flight now" data-in-flight={inFlight} data-version={version}>
       <b>{formatCount(inFlight)}</b> in flight now:{' '}
       {PHASES.map((p, i) => (
         <span key={p} className="gauge-part" data-phase={p} style={{ color: PHASE_STYLE[p].color }}>
@@ -26,7 +27,7 @@ function ParkedNow() {
           {formatCount(now[p])} {PHASE_SHORT[p]}
         </span>
       ))}
-    </span>
+    </p>
   );
 }
 
@@ -38,11 +39,11 @@ export function ParkedPanel() {
     <ChartFrame
       title="Where operations are parked"
       units={`ops in flight · ${caption}`}
-      hint="In-flight operations by what they wait for (stacked). A wall of refresh waits is the storm: callers queue behind the serialized refresh path."
+      hint="In-flight operations by what they wait for (stacked). The storm is this area filling the whole request pool and staying there: operations retrying past their budget hold every slot, so new arrivals are turned away."
       legend={SERIES}
       empty={empty}
-      aside={<ParkedNow />}
     >
+      <ParkedNow />
       <TimeChart rows={rows} series={SERIES} domain={domain} markers={markers} unit="ops" height={250} />
     </ChartFrame>
   );

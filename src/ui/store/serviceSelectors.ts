@@ -96,9 +96,9 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
     };
   }
   if (h.service.verdict !== 'healthy') {
-    const what = open !== null ? `${describeFault(open)}${since}` : 'no fault injected';
+    const what = open !== null ? `${describeFault(open)},${since}` : 'no fault injected';
     const parts = [h.failedPerSec > 0 ? `${formatRate(h.failedPerSec)} ops/s fail` : null, h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null, h.stalled > 0 ? `${formatCount(h.stalled)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}` : null].filter(Boolean);
-    return { state: 'fault', label: 'fault in progress', text: `Fault in progress (${what}): ${served}${parts.length > 0 ? `; ${parts.join(', ')}` : ''}. The client retries within its bounds and refreshes its map.` };
+    return { state: 'fault', label: 'fault in progress', text: `Fault in progress — ${what}: ${served}${parts.length > 0 ? `; ${parts.join(', ')}` : ''}. The client retries within its bounds and refreshes its map.` };
   }
   if (open !== null) {
     return {
