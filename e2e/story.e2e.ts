@@ -40,7 +40,7 @@ describe('the first screen', () => {
     await d.pause();
     await d.until(() => d.statusLine().getAttribute('data-state'), (v) => v === 'paused', 20_000, 'the status line to say paused');
     const paused = await tilesMatchingStore(d);
-    expect(paused.store.running).toBe(false);
+    expect(paused.instant.running).toBe(false);
     expect(paused.dom.find((t) => t.label === 'ops / s served')).toMatchObject({ value: '0', caption: 'real answers · paused' });
     expect(paused.dom.find((t) => t.label === 'p99 latency')?.value).toBe('—');
     await expect(d.page.locator('.rec-dot.on').count()).resolves.toBe(0);

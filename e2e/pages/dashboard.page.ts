@@ -153,23 +153,6 @@ export class DashboardPage {
     return this.page.locator('.kpis .kpi').filter({ has: this.page.locator('dt', { hasText: new RegExp(`^${escape(label)}`) }) }).locator('dd.kpi-value');
   }
 
-  /** every headline tile as shown (label, value, caption = its window, tone), with the snapshot version the tiles and the parked panel drew */
-  tiles(): Promise<{ version: number; parkedVersion: number; tiles: { label: string; value: string; caption: string; tone: string }[] }> {
-    return this.page.evaluate(() => {
-      const el = document.querySelector('.kpis');
-      return {
-        version: Number(el?.getAttribute('data-version') ?? -1),
-        parkedVersion: Number(document.querySelector('.gauge-now')?.getAttribute('data-version') ?? -1),
-        tiles: Array.from(el?.querySelectorAll('.kpi') ?? []).map((k) => ({
-          label: k.querySelector('dt')?.textContent ?? '',
-          value: k.querySelector('dd.kpi-value')?.textContent ?? '',
-          caption: k.querySelector('dd.kpi-win')?.textContent ?? '',
-          tone: ['bad', 'warn', 'ok'].find((t) => k.classList.contains(t)) ?? '',
-        })),
-      };
-    });
-  }
-
   /** the one line under the header ("what you are seeing") */
   statusLine(): Locator {
     return this.page.getByRole('status', { name: 'What you are seeing' });
@@ -178,16 +161,6 @@ export class DashboardPage {
   /** the evidence cards, newest first */
   evidenceCards(): Locator {
     return this.page.getByRole('region', { name: 'Fault evidence' }).locator('article');
-  }
-
-  /** the parked panel's "in flight now" figures: the total and each labelled phase */
-  parkedNow(): Promise<{ inFlight: number; parts: Record<string, string> }> {
-    return this.panel('Where operations are parked')
-      .locator('.gauge-now')
-      .evaluate((el) => ({
-        inFlight: Number(el.getAttribute('data-in-flight')),
-        parts: Object.fromEntries(Array.from(el.querySelectorAll('[data-phase]')).map((p) => [p.getAttribute('data-phase') ?? '', (p.textContent ?? '').replace(/^ · /, '')])),
-      }));
   }
 
   /** a screenshot of the first screen only (what a user sees without scrolling) */

@@ -223,3 +223,8 @@ export function selectWindowCaption(view: TelemetrySnapshot, window: TimeWindow)
   const stepMs = (view.stepBuckets ?? DEFAULT_STEP_BUCKETS) * view.bucketMs;
   return `${WINDOW_LABEL[window]} · ${stepMs >= 1000 ? `${stepMs / 1000} s` : `${stepMs} ms`} steps`;
 }
+
+/** operations that went past their attempt budget in the window, counted at the attempt.start that broke it (event time) */
+export function selectOverBudgetOps(snap: TelemetrySnapshot): number {
+  return windowTotal(snap.window, 'overBudget', 0);
+}
