@@ -150,7 +150,25 @@ export class DashboardPage {
 
   /** the header's headline figure by its label, e.g. "ops / s" */
   kpi(label: string): Locator {
-    return this.page.locator('.kpis .kpi').filter({ has: this.page.locator('dt', { hasText: new RegExp(`^${escape(label)}`) }) }).locator('dd');
+    return this.page.locator('.kpis .kpi').filter({ has: this.page.locator('dt', { hasText: new RegExp(`^${escape(label)}`) }) }).locator('dd.kpi-value');
+  }
+
+  /** the one line under the header ("what you are seeing") */
+  statusLine(): Locator {
+    return this.page.getByRole('status', { name: 'What you are seeing' });
+  }
+
+  /** the evidence cards, newest first */
+  evidenceCards(): Locator {
+    return this.page.getByRole('region', { name: 'Fault evidence' }).locator('article');
+  }
+
+  /** a screenshot of the first screen only (what a user sees without scrolling) */
+  async viewportScreenshot(path: string): Promise<string> {
+    mkdirSync(dirname(path), { recursive: true });
+    await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+    await this.page.screenshot({ path });
+    return path;
   }
 
   // ── doing ──────────────────────────────────────────────────────────────

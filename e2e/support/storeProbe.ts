@@ -14,9 +14,10 @@ import type { InputIssue } from '../../src/core/validation';
 import { BUCKET_MS, METRICS, METRIC_WIDTH, type Metric } from '../../src/ui/store/layout';
 import type { FormName } from '../../src/ui/store/controlsSlice';
 import type { FaultMarker, SessionTotals, TelemetrySnapshot } from '../../src/ui/store/snapshot';
+import type { FaultEvidence } from '../../src/core/telemetry/faultEvidence';
 
 /** window columns the tests read (the rest are not copied out of the page) */
-export const PROBED_METRICS = ['opsByOutcome', 'opsBySplit', 'attemptsByOutcome', 'retries', 'refresh', 'attemptsPerOp', 'endReasons'] as const satisfies readonly Metric[];
+export const PROBED_METRICS = ['opsByOutcome', 'opsBySplit', 'attemptsByOutcome', 'retries', 'refresh', 'attemptsPerOp', 'endReasons', 'latency', 'parked', 'stalled', 'rejected', 'overBudget'] as const satisfies readonly Metric[];
 type ProbedMetric = (typeof PROBED_METRICS)[number];
 
 /** the store as JSON: what the tests assert on */
@@ -30,6 +31,11 @@ export interface StoreState {
   readonly workload: WorkloadConfig;
   readonly totals: SessionTotals;
   readonly parkedNow: { readonly attempt: number; readonly refreshWait: number; readonly backoff: number };
+  /** ops in flight past the stall threshold at the published snapshot */
+  readonly stalledNow: number;
+  readonly evidence: readonly FaultEvidence[];
+  /** the published snapshot's version (DOM and store agree once the page rendered it) */
+  readonly snapshotVersion: number;
   readonly faultMarkers: readonly FaultMarker[];
   readonly invariants: InvariantReport | null;
   readonly affectedSegments: readonly number[];
@@ -59,7 +65,7 @@ export async function readStore(page: Page): Promise<StoreState> {
       cluster: { epoch: number; nodes: { id: number; status: string; declaredDead: boolean }[]; phases: string[] } | null;
       client: { epoch: number } | null;
       snapshot: {
-        totals: unknown; parkedNow: unknown; invariants: unknown; affectedSegments: unknown;
+        version: number; totals: unknown; parkedNow: unknown; stalledNow: number; evidence: unknown; invariants: unknown; affectedSegments: unknown;
         window: { firstBucket: number; length: number; cols: Record<string, Float64Array> };
       };
     };
@@ -77,6 +83,9 @@ export async function readStore(page: Page): Promise<StoreState> {
       workload: s.workload,
       totals: s.snapshot.totals,
       parkedNow: s.snapshot.parkedNow,
+      stalledNow: s.snapshot.stalledNow,
+      evidence: s.snapshot.evidence,
+      snapshotVersion: s.snapshot.version,
       faultMarkers: s.faultMarkers,
       invariants: s.snapshot.invariants,
       affectedSegments: s.snapshot.affectedSegments,
@@ -100,7 +109,10 @@ export function toSnapshot(s: StoreState): TelemetrySnapshot {
     version: 0,
     bucketMs: BUCKET_MS,
     window: { firstBucket: s.window.firstBucket, length: s.window.length, cols },
+    session: null,
     parkedNow: s.parkedNow,
+    stalledNow: s.stalledNow,
+    evidence: s.evidence,
     events: [],
     invariants: s.invariants,
     affectedSegments: s.affectedSegments,

@@ -11,6 +11,12 @@ import { ControlBar } from './controls/ControlBar';
 import { ControlsProvider } from './controls/ControlsContext';
 import { WorkloadForm } from './controls/WorkloadForm';
 import { Header } from './Header';
+import { KpiStrip } from './KpiStrip';
+import { EvidenceCards } from './story/EvidenceCards';
+import { Guide } from './story/Guide';
+import { SessionNotice } from './story/SessionNotice';
+import { StatusLine } from './story/StatusLine';
+import { WindowSelect } from './story/WindowSelect';
 import { PANELS } from './panels/registry';
 import { VisibleCell } from './panels/visibility';
 import type { DashboardStore } from './store/dashboardStore';
@@ -37,12 +43,22 @@ function DashboardLayout() {
     <div className="app">
       <Header />
       <ControlBar />
+      <div className="story">
+        <Guide />
+        <SessionNotice />
+        <div className="story-row">
+          <StatusLine />
+          <WindowSelect />
+        </div>
+        <KpiStrip live />
+        <EvidenceCards />
+      </div>
       <div className="main">
         <aside className="sidebar" aria-label="Settings">
+          <About />
           <BugToggles />
           <ClientConfigForm />
           <WorkloadForm />
-          <About />
         </aside>
         <main className="grid">
           {PANELS.map((p) => (

@@ -1,6 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
 import { BUG_HELP } from './controls/BugToggles';
-import { KpiStrip } from './KpiStrip';
 import { selectBugsOn, selectConfigSummary, selectWorkloadSummary } from './store/selectors';
 import { useDashboard } from './store/StoreContext';
 
@@ -14,7 +13,7 @@ export function Header() {
     <header className="app-header">
       <div className="brand">
         <h1>Zaris Churn Lab</h1>
-        <p className="tagline">a real client under ownership churn</p>
+        <p className="tagline">live playground · a real client under ownership churn</p>
       </div>
       <div className="identity" aria-label="Session">
         <div>
@@ -37,7 +36,6 @@ export function Header() {
           )}
         </div>
       </div>
-      <KpiStrip />
     </header>
   );
 }

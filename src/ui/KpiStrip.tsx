@@ -1,45 +1,93 @@
-/** The headline figures (ops/s, failures, retries, refreshes vs the debounce ceiling, p99, in flight, stale segments), shared by the Live and Replay headers. */
+/**
+ * The headline figures, shared by the Live and Replay headers. Each tile
+ * says what it counts and over which window ("last 1 s", "now"); the first
+ * tile judges service (core/domain/service), so a client that stalls
+ * everything reads worse than one that fails fast. While the live workload
+ * is paused the rates read 0 and say "paused".
+ */
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { STALL_THRESHOLD_MS } from '../core/domain/service';
 import { formatNumber } from './panels/chart/format';
-import { selectDebounceCeiling, selectHeadline, selectStaleCount } from './store/selectors';
+import { formatCount, formatSeconds } from './store/numberFormat';
+import { HEADLINE_WINDOW_LABEL, selectDebounceCeiling, selectHeadline, selectPoolSize, selectStaleCount, type Headline } from './store/selectors';
 import { useDashboard } from './store/StoreContext';
 
 export interface Kpi {
   readonly label: string;
   readonly value: string;
-  readonly tone?: 'bad' | 'warn';
+  /** what the figure counts over: its window, or "now" */
+  readonly caption: string;
+  readonly tone?: 'bad' | 'warn' | 'ok';
 }
 
-/** the headline KPIs of the dashboard store in context */
-export function useHeadlineKpis(): Kpi[] {
-  const { config, snap, cluster, client } = useDashboard(useShallow((s) => ({ config: s.clientConfig, snap: s.snapshot, cluster: s.cluster, client: s.client })));
-  const h = useMemo(() => selectHeadline(snap), [snap]);
-  const ceiling = selectDebounceCeiling(config.refreshDebounceMs, config.bugs.noRefreshDebounce);
+const SERVICE_TONE = { idle: undefined, healthy: 'ok', degraded: 'warn', notServing: 'bad' } as const;
+const pct = (share: number | null) => (share === null ? '—' : `${share >= 0.999 && share < 1 ? '99.9' : +(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`);
+
+/** the tiles for a headline (pure: the e2e tests compare the DOM with it) */
+export function headlineKpis(h: Headline, extra: { readonly ceiling: number | null; readonly stale: number; readonly poolSize: number }): Kpi[] {
+  const win = h.running ? HEADLINE_WINDOW_LABEL : 'paused';
+  const rate = (v: number) => formatNumber(v);
+  const tone = SERVICE_TONE[h.service.verdict];
   return [
-    { label: 'ops / s', value: formatNumber(h.opsPerSec) },
-    { label: 'failed / s', value: formatNumber(h.failedPerSec), ...(h.failedPerSec > 0 ? { tone: 'bad' as const } : {}) },
-    { label: 'retries / s', value: formatNumber(h.retriesPerSec) },
     {
-      label: ceiling !== null ? `refreshes / s (ceiling ${formatNumber(ceiling)})` : 'refreshes / s',
-      value: formatNumber(h.refreshesPerSec),
-      ...(ceiling !== null && h.refreshesPerSec > ceiling ? { tone: 'warn' as const } : {}),
+      label: 'served',
+      value: pct(h.service.share),
+      caption: h.running ? `of demand · ${win}` : 'paused · nothing asked',
+      ...(tone !== undefined ? { tone } : {}),
     },
-    { label: 'p99 latency', value: h.p99Ms === null ? '—' : `${formatNumber(h.p99Ms)} ms` },
-    { label: 'in flight', value: formatNumber(h.inFlight) },
-    { label: 'stale segments', value: String(selectStaleCount(cluster, client)) },
+    { label: 'ops / s served', value: rate(h.servedPerSec), caption: `real answers · ${win}` },
+    {
+      label: 'not served / s',
+      value: rate(h.failedPerSec + h.rejectedPerSec),
+      caption: h.running ? `${rate(h.failedPerSec)} failed + ${rate(h.rejectedPerSec)} turned away · ${win}` : win,
+      ...(h.failedPerSec + h.rejectedPerSec > 0 ? { tone: 'bad' as const } : {}),
+    },
+    {
+      label: `stalled > ${formatSeconds(STALL_THRESHOLD_MS)}`,
+      value: formatCount(h.stalled),
+      caption: 'now · in flight too long',
+      ...(h.stalled > 0 ? { tone: 'bad' as const } : {}),
+    },
+    {
+      label: 'in flight',
+      value: formatCount(h.inFlight),
+      caption: extra.poolSize > 0 ? `now · pool ${formatCount(extra.poolSize)}` : 'now',
+      ...(extra.poolSize > 0 && h.inFlight >= extra.poolSize ? { tone: 'bad' as const } : {}),
+    },
+    { label: 'retries / s', value: rate(h.retriesPerSec), caption: `at attempt start · ${win}` },
+    {
+      label: 'refreshes / s',
+      value: rate(h.refreshesPerSec),
+      caption: h.running ? `${extra.ceiling !== null ? `ceiling ${formatNumber(extra.ceiling)} · ` : ''}${rate(h.refreshRequestsPerSec)} asked · ${win}` : win,
+      ...(extra.ceiling !== null && h.refreshesPerSec > extra.ceiling ? { tone: 'warn' as const } : {}),
+    },
+    { label: 'p99 latency', value: h.p99Ms === null ? '—' : `${formatNumber(h.p99Ms)} ms`, caption: `ops ended · ${win}` },
+    { label: 'stale segments', value: String(extra.stale), caption: "now · client's map" },
   ];
 }
 
+/** the headline KPIs of the dashboard store in context; `live`: the rates follow Pause */
+export function useHeadlineKpis(live: boolean): { kpis: Kpi[]; version: number } {
+  const { config, snap, cluster, client, running, workload } = useDashboard(
+    useShallow((s) => ({ config: s.clientConfig, snap: s.snapshot, cluster: s.cluster, client: s.client, running: s.running, workload: s.workload })),
+  );
+  const h = useMemo(() => selectHeadline(snap, live ? running : true), [snap, live, running]);
+  const ceiling = selectDebounceCeiling(config.refreshDebounceMs, config.bugs.noRefreshDebounce);
+  return { kpis: headlineKpis(h, { ceiling, stale: selectStaleCount(cluster, client), poolSize: selectPoolSize(workload) }), version: snap.version };
+}
+
 /** the headline KPIs as the headers show them */
-export function KpiStrip({ label }: { label?: string }) {
-  const kpis = useHeadlineKpis();
+export function KpiStrip({ label, live = false }: { label?: string; live?: boolean }) {
+  const { kpis, version } = useHeadlineKpis(live);
+  // data-version: the snapshot these figures come from (tests compare the DOM with that snapshot)
   return (
-    <dl className="kpis" aria-label={label}>
+    <dl className="kpis" aria-label={label ?? 'Headline figures'} data-version={version}>
       {kpis.map((k) => (
         <div key={k.label} className={`kpi ${k.tone ?? ''}`}>
           <dt>{k.label}</dt>
-          <dd>{k.value}</dd>
+          <dd className="kpi-value">{k.value}</dd>
+          <dd className="kpi-win">{k.caption}</dd>
         </div>
       ))}
     </dl>

@@ -52,6 +52,8 @@ interface OpTrack {
   requiredVersion: number;
   /** the last attempt answered Conflict/NotFound: a next attempt is a retry of a real answer */
   pendingRealAnswer: KvStatus | null;
+  /** counted as over its budget already (at the attempt.start that broke it) */
+  overBudget: boolean;
 }
 
 interface AckedWrite {
@@ -135,6 +137,7 @@ export class InvariantChecker implements TelemetrySink {
           phaseAtDeadline: null,
           requiredVersion: e.kind === 'get' ? (this.acked.get(e.key)?.version ?? 0) : 0,
           pendingRealAnswer: null,
+          overBudget: false,
         });
         return;
       case 'attempt.start': {
@@ -148,6 +151,11 @@ export class InvariantChecker implements TelemetrySink {
           else this.retriedNotFound.add(e.op);
         }
         op.phase = 'attempt';
+        // the budget breaks when the first attempt beyond it starts (event time), not when the operation ends
+        if (e.attempt > op.budget && !op.overBudget) {
+          op.overBudget = true;
+          this.overBudget.add(e.op);
+        }
         return;
       }
       case 'attempt.end': {
@@ -195,7 +203,8 @@ export class InvariantChecker implements TelemetrySink {
 
   private endOp(id: number, op: OpTrack, e: Extract<ZarisEvent, { type: 'op.end' }>): void {
     this.ops.delete(id);
-    if (e.attempts > op.budget) this.overBudget.add(id);
+    // an op.end that reports more attempts than were seen starting (a stream without them) still counts
+    if (e.attempts > op.budget && !op.overBudget) this.overBudget.add(id);
     if (op.deadline !== null && e.t > op.deadline + EPS) {
       const c = this.config();
       const phase = op.phaseAtDeadline ?? op.phase;

@@ -156,6 +156,7 @@ export class Workload {
         const slot = this.freeSlots.pop();
         if (slot === undefined) {
           this.stats.rejected++;
+          this.client.sink?.emit({ t: this.scheduler.now(), type: 'arrival.rejected', inFlight: this.inFlight });
         } else {
           this.inFlight++;
           this.slotBusy[slot] = 1;

@@ -4,7 +4,7 @@ import { loadScenario } from '../sim/scenario';
 import { decodeEvent, EventBatchBuilder, transferables } from './eventCodec';
 import { EVENT_TYPES, type ZarisEvent } from './events';
 
-/** a short run that exercises every event type: churn, a conditional-write mix, a lost ack */
+/** a short run that exercises every event type: churn, a conditional-write mix, a lost ack, rejected arrivals */
 function churnEvents(): ZarisEvent[] {
   const events: ZarisEvent[] = [];
   const scenario = loadScenario({
@@ -13,7 +13,8 @@ function churnEvents(): ZarisEvent[] {
     durationMs: 6000,
     cluster: { nodes: 3, segments: 16, replicas: 1, failureTimeoutMs: 800, heartbeatMs: 200, handoffMs: 100 },
     client: { refreshWaitBudgetMs: 1, operationTimeoutMs: 'infinite' },
-    workload: { concurrency: 8, keys: 50, mix: { get: 0.3, put: 0.3, delete: 0.1, cas: 0.2, createOnce: 0.1 } },
+    // the open loop's tiny pool turns arrivals away (arrival.rejected)
+    workload: { concurrency: 8, ratePerSec: 100, maxInFlight: 1, keys: 50, mix: { get: 0.3, put: 0.3, delete: 0.1, cas: 0.2, createOnce: 0.1 } },
     faults: [
       { atMs: 500, action: 'failover', node: 1 },
       { atMs: 1500, action: 'scaleOut' },

@@ -16,6 +16,7 @@
  *   op.end          op a=attempts c=latencyMs d=outcome e=reason f=version
  *   fault           b=node d=action s=JSON {segments, detail}
  *   topology        b=node c=epoch d=change s=JSON segments
+ *   arrival.rejected a=inFlight
  */
 import { OP_KINDS, type OpKind } from '../domain/protocol';
 import { isKvStatus, OUTCOMES, OUTCOME_CODE, type KvStatus, type OpErrorCode, type Outcome } from '../domain/status';
@@ -175,6 +176,9 @@ export class EventBatchBuilder {
         c.e[i] = END_REASONS.indexOf(ev.reason);
         c.f[i] = orNaN(ev.version);
         return;
+      case 'arrival.rejected':
+        c.a[i] = ev.inFlight;
+        return;
       case 'fault':
         c.b[i] = ev.node;
         c.d[i] = FAULT_ACTIONS.indexOf(ev.action);
@@ -294,6 +298,8 @@ export function decodeEvent(b: EventBatch, i: number): ZarisEvent {
       const x = JSON.parse(b.strings[S] as string) as { segments: number[]; detail?: string };
       return { t, type, action: FAULT_ACTIONS[D] as (typeof FAULT_ACTIONS)[number], node: B, segments: x.segments, ...(x.detail !== undefined ? { detail: x.detail } : {}) };
     }
+    case 'arrival.rejected':
+      return { t, type, inFlight: A };
     case 'topology':
       return { t, type, epoch: C, change: TOPOLOGY_CHANGES[D] as (typeof TOPOLOGY_CHANGES)[number], node: B, segments: JSON.parse(b.strings[S] as string) as number[] };
   }

@@ -119,6 +119,8 @@ const fault = z.strictObject({
 });
 const topology = z.strictObject({ ...base('topology'), epoch: whole(0), change: oneOfEnum(TOPOLOGY_CHANGES), node: whole(0), segments: segments() });
 
+const arrivalRejected = z.strictObject({ ...base('arrival.rejected'), inFlight: whole(0) });
+
 type EventOf<K extends EventType> = Extract<ZarisEvent, { type: K }>;
 
 /** One strict schema per event type; the `satisfies` keeps them in step with events.ts. */
@@ -136,6 +138,7 @@ export const EVENT_SCHEMAS = {
   'op.end': opEnd,
   fault,
   topology,
+  'arrival.rejected': arrivalRejected,
 } as const satisfies { readonly [K in EventType]: z.ZodType<EventOf<K>> };
 
 /** Any event, discriminated on `type`; unknown fields are rejected. */
@@ -153,6 +156,7 @@ export const zarisEventSchema = z.discriminatedUnion('type', [
   opEnd,
   fault,
   topology,
+  arrivalRejected,
 ]);
 
 const TYPE_SET = new Set<string>(EVENT_TYPES);

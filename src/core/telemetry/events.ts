@@ -173,7 +173,16 @@ export type ClientEvent =
   | OpEndEvent;
 
 export type ClusterEvent = FaultEvent | TopologyEvent;
-export type ZarisEvent = ClientEvent | ClusterEvent;
+
+/** The application turned an arrival away: its request pool (`maxInFlight`) was full (open loop only). */
+export interface ArrivalRejectedEvent {
+  readonly t: number;
+  readonly type: 'arrival.rejected';
+  /** operations the pool held at that moment */
+  readonly inFlight: number;
+}
+export type WorkloadEvent = ArrivalRejectedEvent;
+export type ZarisEvent = ClientEvent | ClusterEvent | WorkloadEvent;
 export type EventType = ZarisEvent['type'];
 
 export const EVENT_TYPES = [
@@ -190,6 +199,7 @@ export const EVENT_TYPES = [
   'op.end',
   'fault',
   'topology',
+  'arrival.rejected',
 ] as const satisfies readonly EventType[];
 
 /** Where events go. With no sink attached, emitters skip building events at all. */

@@ -8,9 +8,10 @@ import { FormErrors } from './Field';
 
 /** Start/Pause, the scenario preset, and the fault buttons */
 export function ControlBar() {
-  const { running, busy, presetId, sessionError, lastT, scenarioIssues } = useDashboard(
+  const { running, everStarted, busy, presetId, sessionError, lastT, scenarioIssues } = useDashboard(
     useShallow((s) => ({
       running: s.running,
+      everStarted: s.everStarted,
       busy: s.busy,
       presetId: s.presetId,
       sessionError: s.sessionError,
@@ -33,7 +34,8 @@ export function ControlBar() {
           {running ? 'Pause' : 'Start'}
         </button>
         <span className={`state ${running ? 'live' : ''}`} aria-live="polite">
-          {running ? 'running' : 'paused'} · t = {(lastT / 1000).toFixed(1)} s
+          {/* the session clock is event time: it starts with the first Start and stands still while paused */}
+          {!everStarted ? 'not started' : `${running ? 'running' : 'paused'} · t = ${(lastT / 1000).toFixed(1)} s`}
         </span>
       </div>
       <PresetSelect value={presetId} inlineLabel="—" title={description} onSelect={(id) => void actions.loadPreset(id)} />

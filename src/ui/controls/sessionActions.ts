@@ -10,6 +10,7 @@ import { loadScenario, type Scenario } from '../../core/sim/scenario';
 import { InputError, issuesOf } from '../../core/validation';
 import type { PlaygroundControls } from '../bridge/types';
 import type { DashboardStore } from '../store/dashboardStore';
+import { describeScenarioChange, keepBugToggles } from './scenarioChange';
 import { parseClientForm, parseWorkloadForm, withBug, type ClientFormValues, type WorkloadFormValues } from './formModel';
 
 export interface SessionActions {
@@ -100,9 +101,12 @@ export function createSessionActions(controls: PlaygroundControls, store: Dashbo
       }
       await actions.loadScenario(scenario, id);
     },
-    loadScenario: async (scenario, presetId) => {
+    loadScenario: async (picked, presetId) => {
       const wasRunning = s().running;
+      const before = { client: s().clientConfig, workload: s().workload };
+      const scenario = keepBugToggles(picked, before.client.bugs);
       s().beginSession(scenario, presetId);
+      s().setSessionNotice(describeScenarioChange(before, scenario, findPreset(presetId)?.label ?? scenario.name));
       const ok = await call('load scenario', async () => {
         await controls.loadScenario(scenario);
         if (wasRunning) await controls.start();

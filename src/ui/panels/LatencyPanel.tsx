@@ -9,12 +9,12 @@ const SERIES: TimeSeries[] = (['p50', 'p95', 'p99'] as const).map((k) => ({ key:
 
 /** operation latency quantiles over time (log scale) */
 export function LatencyPanel() {
-  const { snap, domain, markers, plan, empty } = useTimeWindow();
+  const { snap, domain, markers, plan, empty, caption } = useTimeWindow();
   const rows = useMemo(() => selectLatencyQuantiles(snap, plan), [snap, plan]);
   return (
     <ChartFrame
       title="Latency"
-      units="ms (log scale)"
+      units={`ms (log scale) · ${caption}`}
       hint="Operation latency from start to end (all attempts, refresh waits and backoff included), per 500 ms, from per-bucket log histograms (±10 %)."
       legend={SERIES}
       empty={empty}

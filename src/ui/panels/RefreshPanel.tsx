@@ -17,7 +17,7 @@ const CEILING_COLOR = '#f8fafc';
 
 /** one refresh, not a thundering herd: requests vs executed refreshes vs the debounce ceiling */
 export function RefreshPanel() {
-  const { snap, domain, markers, plan, empty } = useTimeWindow();
+  const { snap, domain, markers, plan, empty, caption } = useTimeWindow();
   const debounceMs = useDashboard((s) => s.clientConfig.refreshDebounceMs);
   const noDebounce = useDashboard((s) => s.clientConfig.bugs.noRefreshDebounce);
   const rates = useMemo(() => selectRefreshRates(snap, plan), [snap, plan]);
@@ -28,13 +28,13 @@ export function RefreshPanel() {
   return (
     <ChartFrame
       title="Map refresh coalescing"
-      units="per s"
+      units={`per s · ${caption}`}
       hint="Refresh requests ride a running refresh (coalesced) or are dropped inside the debounce window; executed refreshes should stay under the debounce ceiling."
       legend={[...REQUESTS, ...EXECUTED, ...CALLERS, ...(ceiling !== null ? [{ label: `debounce ceiling (1000 / ${debounceMs} ms)`, color: CEILING_COLOR }] : [])]}
       empty={empty}
       aside={
         <span className="stat">
-          {merged === null ? '—' : `${formatNumber(merged)} %`} <small>requests merged · {formatNumber(totals.executed)} executed in 60 s</small>
+          {merged === null ? '—' : `${formatNumber(merged)} %`} <small>requests merged · {formatNumber(totals.executed)} executed · {caption.split(' · ')[0]}</small>
         </span>
       }
     >

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { selectAttemptsPerOp, selectBackoffByOutcome, selectEndReasons, selectRetryRate } from '../store/selectors';
+import { formatCount } from '../store/numberFormat';
+import { selectAttemptsPerOp, selectBackoffByOutcome, selectEndReasons, selectOverBudgetOps, selectRetryRate } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { END_REASON_STYLE, OUTCOME_STYLE } from '../theme/statusColors';
 import { BarList, type BarItem } from './chart/BarList';
@@ -14,9 +15,10 @@ const OVER = '#EE6677';
 
 /** how hard the client retries, how long it sleeps and why operations end */
 export function RetriesPanel() {
-  const { snap, domain, markers, plan, empty } = useTimeWindow();
+  const { snap, domain, markers, plan, empty, caption } = useTimeWindow();
   const budget = useDashboard((s) => (s.clientConfig.disableRetries ? 1 : s.clientConfig.maxAttempts));
   const rate = useMemo(() => selectRetryRate(snap, plan), [snap, plan]);
+  const overBudget = useMemo(() => selectOverBudgetOps(snap), [snap]);
   const perOp = useMemo(
     (): BarItem[] =>
       selectAttemptsPerOp(snap).map((b) => ({
@@ -47,7 +49,7 @@ export function RetriesPanel() {
   return (
     <ChartFrame
       title="Retries"
-      units="last 60 s"
+      units={caption}
       hint="Retries per second; attempts per operation against the budget; backoff sleeps by the status that caused them (Migrating sleeps ×8); why operations ended."
       legend={[RETRIES[0] as TimeSeries, { label: `within budget (≤ ${budget})`, color: WITHIN }, { label: 'over budget', color: OVER }]}
       empty={empty}
@@ -56,8 +58,13 @@ export function RetriesPanel() {
         <SubChart title="Retries" units="per s">
           <TimeChart rows={rate} series={RETRIES} domain={domain} markers={markers} unit="retries/s" height={170} />
         </SubChart>
-        <SubChart title="Attempts per operation" units="ops">
+        <SubChart title="Attempts per operation" units="ops, when they end">
           <BarList items={perOp} unit="ops" layout="columns" label="Attempts per operation" />
+          {overBudget > 0 ? (
+            <p className="panel-foot over-budget">
+              {formatCount(overBudget)} ops went past the budget in this window — counted at the attempt that broke it, so operations still retrying count too.
+            </p>
+          ) : null}
         </SubChart>
         <SubChart title="Backoff delay by status (bar: mean, pale: max)" units="ms">
           {backoff.length === 0 ? <div className="empty small">No backoff in the window.</div> : <BarList items={backoff} unit="ms" label="Backoff delay by status" />}

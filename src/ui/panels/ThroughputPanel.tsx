@@ -12,14 +12,14 @@ const SPLIT: TimeSeries[] = [
 
 /** operations completed per second by final outcome, and healthy vs fault-affected segments */
 export function ThroughputPanel() {
-  const { snap, domain, markers, plan, empty } = useTimeWindow();
+  const { snap, domain, markers, plan, empty, caption } = useTimeWindow();
   const byOutcome = useMemo(() => selectThroughputByOutcome(snap, plan), [snap, plan]);
   const split = useMemo(() => selectThroughputSplit(snap, plan), [snap, plan]);
   const series = useMemo(() => outcomeSeries(byOutcome.keys, 'area', 'ops'), [byOutcome.keys]);
   return (
     <ChartFrame
       title="Throughput"
-      units="ops / s"
+      units={`ops / s · ${caption}`}
       hint="Operations ended per second, stacked by final outcome; right: healthy segments vs segments a fault moved. A collapse on healthy segments too means callers are parked on the affected ones."
       legend={[...byOutcome.keys.map((k) => OUTCOME_STYLE[k]), SPLIT_STYLE.healthy, SPLIT_STYLE.affected]}
       empty={empty}

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
-import { selectFaultMarkers, selectTimeDomain, type StepPlan } from '../store/selectors';
+import { selectFaultMarkers, selectTimeDomain, selectWindowCaption, selectWindowView, type StepPlan } from '../store/selectors';
 import type { DashboardStore } from '../store/dashboardStore';
 import type { FaultMarker, TelemetrySnapshot } from '../store/snapshot';
-import { useDashboardStore } from '../store/StoreContext';
+import { useDashboard, useDashboardStore } from '../store/StoreContext';
 import type { Outcome } from '../../core/domain/status';
 import { OUTCOME_STYLE } from '../theme/statusColors';
 import { MIN_STEP_MS, stepBucketsFor } from './chart/scale';
@@ -11,17 +11,20 @@ import { useTimeCursor } from './timeCursor';
 import { usePanelSnapshot } from './visibility';
 
 /**
- * The published snapshot, the x domain, the fault markers and the step plan every time chart
- * shares (the replay's range when a time cursor is provided). The markers are read when the
- * snapshot is taken, not on every fault event: a fault then redraws the panels through the redraw
- * queue with the next publish, instead of every chart at once in the event's task. The step plan
- * draws steps of at least `MIN_STEP_MS` and at most `MAX_STEPS` per window and begins a step at every fault's bucket, so a
- * fault's effect is never drawn before the fault.
+ * The published snapshot as the chosen time window sees it (15 s / 60 s / whole session), its
+ * caption ("last 60 s · 500 ms steps"), the x domain, the fault markers and the step plan every
+ * time chart shares (the replay's range when a time cursor is provided). The markers are read when
+ * the snapshot is taken, not on every fault event: a fault then redraws the panels through the
+ * redraw queue with the next publish, instead of every chart at once in the event's task. The step
+ * plan draws steps of at least `MIN_STEP_MS` and at most `MAX_STEPS` per window and begins a step at
+ * every fault's bucket, so a fault's effect is never drawn before the fault.
  */
 export function useTimeWindow() {
-  const snap = usePanelSnapshot();
+  const published = usePanelSnapshot();
   const store = useDashboardStore();
+  const timeWindow = useDashboard((s) => s.timeWindow);
   const cursor = useTimeCursor();
+  const snap = useMemo(() => (cursor ? published : selectWindowView(published, timeWindow)), [published, timeWindow, cursor]);
   const own = useMemo(() => selectTimeDomain(snap), [snap]);
   // a replay shows the whole run (or 60 s around its cursor) instead of the live window
   const domain = cursor?.domain ?? own;
@@ -30,7 +33,8 @@ export function useTimeWindow() {
   const breaks = useMemo(() => faults.map((m) => Math.floor(m.t / snap.bucketMs)), [faults, snap.bucketMs]);
   const stepBuckets = stepBucketsFor(snap.window.length, MIN_STEP_MS / snap.bucketMs);
   const plan = useMemo((): StepPlan => ({ stepBuckets, breaks }), [stepBuckets, breaks]);
-  return { snap, domain, markers, plan, empty: snap.window.length < 3 };
+  const caption = cursor ? 'at the cursor' : selectWindowCaption(snap, timeWindow, stepBuckets);
+  return { snap, domain, markers, plan, caption, empty: snap.window.length < 3 };
 }
 
 /** the fault markers when `snap` is taken (the snapshot is the memo key: markers follow the data they mark) */

@@ -15,6 +15,7 @@ export function LiveRecordingBar({ app, live }: { app: AppStore; live: LiveHandl
   // re-render when faults arrive or the session changes; the recording is read on render
   useStore(live.store, (s) => s.faultMarkers.length);
   const sessionId = useStore(live.store, (s) => s.session.id);
+  const running = useStore(live.store, (s) => s.running);
   const [error, setError] = useState<string | null>(null);
   const rec = live.recording;
   const faults = rec.recordedFaults.length;
@@ -33,9 +34,9 @@ export function LiveRecordingBar({ app, live }: { app: AppStore; live: LiveHandl
   };
   return (
     <div className="recording" role="group" aria-label="Session recording" data-session={sessionId}>
-      <span className="rec-dot" aria-hidden="true" />
+      <span className={`rec-dot ${running ? 'on' : ''}`} aria-hidden="true" />
       <span className="rec-text">
-        recording · {faults} fault{faults === 1 ? '' : 's'}
+        {running ? 'recording' : 'recording paused'} · {faults} fault{faults === 1 ? '' : 's'}
         {rec.changes.length > 0 ? ` · ${rec.changes.length} control change${rec.changes.length === 1 ? '' : 's'}` : ''}
       </span>
       <button

@@ -35,7 +35,8 @@ export function ShellBar({ app, live }: { app: AppStore; live: LiveHandle }) {
   return (
     <>
       <nav className="shell-bar" aria-label="Views">
-        <span className="shell-brand">Zaris Churn Lab</span>
+        {/* the Live view's header carries the title; Replay and Compare name themselves */}
+        {view !== 'live' ? <span className="shell-brand">Zaris Churn Lab</span> : null}
         <div className="tabs" role="tablist" aria-label="Views" onKeyDown={onKey}>
           {VIEWS.map((v) => (
             <button

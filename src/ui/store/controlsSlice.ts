@@ -24,6 +24,10 @@ export type FormName = (typeof FORMS)[number];
 export interface ControlsSlice {
   /** the workload is running */
   running: boolean;
+  /** Start was pressed in this session (the clock and the recording begin then) */
+  everStarted: boolean;
+  /** what the last scenario change did to the settings (null = nothing to say, or dismissed) */
+  sessionNotice: string | null;
   /** client configuration in effect */
   clientConfig: ClientConfig;
   /** workload in effect */
@@ -43,6 +47,7 @@ export interface ControlsSlice {
   applyWorkload(workload: WorkloadConfig): void;
   setFormErrors(form: FormName, issues: readonly InputIssue[]): void;
   reportSessionError(message: string | null): void;
+  setSessionNotice(notice: string | null): void;
   /** a new session: identity, config and workload from the scenario; telemetry and views cleared */
   beginSession(scenario: Scenario, presetId: string): void;
 }
@@ -51,6 +56,8 @@ const noErrors = (): Record<FormName, readonly InputIssue[]> => ({ client: [], w
 
 export const createControlsSlice: SliceCreator<ControlsSlice> = (set, get) => ({
   running: false,
+  everStarted: false,
+  sessionNotice: null,
   clientConfig: DEFAULT_CLIENT_CONFIG,
   workload: DEFAULT_WORKLOAD,
   presetId: '',
@@ -58,7 +65,8 @@ export const createControlsSlice: SliceCreator<ControlsSlice> = (set, get) => ({
   formErrors: noErrors(),
   sessionError: null,
   busy: false,
-  setRunning: (running) => set({ running }),
+  setRunning: (running) => set((s) => ({ running, everStarted: s.everStarted || running })),
+  setSessionNotice: (sessionNotice) => set({ sessionNotice }),
   setBusy: (busy) => set({ busy }),
   applyClientConfig: (clientConfig) => set((s) => ({ clientConfig, formErrors: { ...s.formErrors, client: [] } })),
   applyWorkload: (workload) => set((s) => ({ workload, formErrors: { ...s.formErrors, workload: [] } })),
@@ -85,6 +93,9 @@ export const createControlsSlice: SliceCreator<ControlsSlice> = (set, get) => ({
       },
       formErrors: noErrors(),
       sessionError: null,
+      // a new session's clock starts at its first Start (or at once, when it keeps running)
+      everStarted: s.running,
+      sessionNotice: null,
     });
   },
 });

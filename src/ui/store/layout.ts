@@ -3,6 +3,7 @@
  * metric columns each 100 ms bucket holds. One place, so the aggregator, the
  * snapshot and the selectors agree.
  */
+import { SERVED_OUTCOMES } from '../../core/domain/service';
 import { OUTCOMES, OUTCOME_CODE, type Outcome } from '../../core/domain/status';
 import { END_REASONS } from '../../core/telemetry/events';
 
@@ -10,6 +11,9 @@ import { END_REASONS } from '../../core/telemetry/events';
 export const BUCKET_MS = 100;
 /** buckets kept in the ring (600 × 100 ms = 60 s window) */
 export const WINDOW_BUCKETS = 600;
+/** the whole-session ring: buckets kept, and the width it starts with (doubled whenever the session outgrows it) */
+export const SESSION_BUCKETS = 600;
+export const SESSION_BUCKET_MS = 1000;
 /** decoded events kept for the event log */
 export const LOG_CAPACITY = 5000;
 /** fault markers kept for the charts */
@@ -46,8 +50,8 @@ export function latencyBinValue(bin: number): number {
   return LAT_BASE_MS * Math.pow(2, (bin - 0.5) / LAT_PER_OCTAVE);
 }
 
-/** final outcomes that are real answers (the op did not fail): Ok, NotFound, Conflict */
-export const ANSWERED_OUTCOMES: readonly Outcome[] = ['Ok', 'NotFound', 'Conflict'];
+/** final outcomes that are real answers (the op was served): `SERVED_OUTCOMES` of core/domain/service */
+export const ANSWERED_OUTCOMES: readonly Outcome[] = SERVED_OUTCOMES;
 /** their outcome codes */
 export const ANSWERED_CODES: ReadonlySet<number> = new Set(ANSWERED_OUTCOMES.map((o) => OUTCOME_CODE[o]));
 
@@ -79,8 +83,19 @@ export const METRIC_WIDTH = {
   latency: LATENCY_BINS,
   /** ops in flight by PHASES (a gauge: the value at the bucket's last event, carried forward) */
   parked: PHASES.length,
+  /** ops in flight longer than the stall threshold (a gauge, like parked) */
+  stalled: 1,
+  /** arrivals the application turned away (request pool full) */
+  rejected: 1,
+  /** ops that started an attempt beyond their attempt budget (counted at that attempt.start) */
+  overBudget: 1,
 } as const;
 export type Metric = keyof typeof METRIC_WIDTH;
 export const METRICS = Object.keys(METRIC_WIDTH) as Metric[];
 /** metrics that are gauges (carried into new buckets) rather than counters */
-export const GAUGE_METRICS: readonly Metric[] = ['parked'];
+export const GAUGE_METRICS: readonly Metric[] = ['parked', 'stalled'];
+/** values merged by max when buckets are combined (the rest are summed, gauges take the later bucket) */
+export const MAX_VALUES: Readonly<Partial<Record<Metric, readonly number[]>>> = {
+  backoffMaxMs: OUTCOMES.map((_, i) => i),
+  refreshCallers: [2],
+};

@@ -69,6 +69,8 @@ export function describeEvent(e: ZarisEvent): string {
       return `${e.action} node ${e.node}, ${e.segments.length} segment(s)${e.detail ? ` — ${e.detail}` : ''}`;
     case 'topology':
       return `${e.change} node ${e.node}, epoch ${e.epoch}, ${e.segments.length} segment(s)`;
+    case 'arrival.rejected':
+      return `request pool full (${e.inFlight} in flight): arrival turned away`;
   }
 }
 

@@ -1,15 +1,19 @@
 /**
  * In-flight bookkeeping the windowed aggregates need: each open operation's
- * segment and phase (for the parked gauges and the healthy/affected split)
- * and each running refresh's callers. Bounded by what is in flight; a hard
- * cap evicts the oldest entries if a stream ever loses its end events.
+ * segment, attempt budget, phase and start time (for the parked and stalled
+ * gauges, the healthy/affected split and attempts beyond the budget) and
+ * each running refresh's callers. Bounded by what is in flight; a hard cap
+ * evicts the oldest entries if a stream ever loses its end events.
  */
+import { isStalled } from '../../core/domain/service';
 import { PHASES, type Phase } from './layout';
 
 const PHASE_CODE: Readonly<Record<Phase, number>> = { attempt: 0, refreshWait: 1, backoff: 2 };
 /** entries beyond this are evicted oldest first (a lost op.end must not leak) */
 export const MAX_TRACKED_OPS = 100_000;
 const MAX_TRACKED_REFRESHES = 10_000;
+/** packing of an op's entry: ((budget × SEG) + segment) × 4 + phase */
+const SEG = 65_536;
 
 /** an OpTracker's contents as flat pairs (a replay checkpoint) */
 export interface OpTrackerState {
@@ -18,11 +22,15 @@ export interface OpTrackerState {
   /** refresh id, callers, … */
   readonly refreshes: Float64Array;
   readonly parked: Float64Array;
+  /** op, start time ms, … in start order (for the stalled count) */
+  readonly started: Float64Array;
 }
 
 export class OpTracker {
-  /** op → segment × 4 + phase code */
+  /** op → ((budget × SEG) + segment + 1) × 4 + phase code (0 budget = unknown; segment -1 = unknown) */
   private readonly ops = new Map<number, number>();
+  /** op → start time, ms; insertion order is start order (the stream is in time order) */
+  private readonly started = new Map<number, number>();
   /** refresh id → callers riding it (the starter included) */
   private readonly refreshes = new Map<number, number>();
   /** operations in flight per phase (PHASES order) */
@@ -36,10 +44,13 @@ export class OpTracker {
     return this.ops.size;
   }
 
-  start(op: number, segment: number): void {
+  /** `budget` ≤ 0 = unknown */
+  start(op: number, segment: number, t = 0, budget = 0): void {
     const old = this.ops.get(op);
-    if (old !== undefined) this.bump(old & 3, -1);
-    this.ops.set(op, segment * 4 + PHASE_CODE.attempt);
+    if (old !== undefined) this.bump(old % 4, -1);
+    this.ops.set(op, ((Math.max(0, budget) * SEG + (segment + 1)) * 4) + PHASE_CODE.attempt);
+    this.started.delete(op);
+    this.started.set(op, t);
     this.bump(PHASE_CODE.attempt, 1);
     if (this.ops.size > MAX_TRACKED_OPS) {
       const oldest = this.ops.keys().next().value as number;
@@ -51,9 +62,16 @@ export class OpTracker {
     const v = this.ops.get(op);
     if (v === undefined) return;
     const code = PHASE_CODE[phase];
-    this.bump(v & 3, -1);
+    const was = v % 4;
+    this.bump(was, -1);
     this.bump(code, 1);
-    this.ops.set(op, (v & ~3) + code);
+    this.ops.set(op, v - was + code);
+  }
+
+  /** the attempt budget of an op in flight (0 = unknown) */
+  budget(op: number): number {
+    const v = this.ops.get(op);
+    return v === undefined ? 0 : Math.floor(v / 4 / SEG);
   }
 
   /** forgets the op; returns its segment (-1 if unknown) */
@@ -61,8 +79,19 @@ export class OpTracker {
     const v = this.ops.get(op);
     if (v === undefined) return -1;
     this.ops.delete(op);
-    this.bump(v & 3, -1);
-    return v >> 2;
+    this.started.delete(op);
+    this.bump(v % 4, -1);
+    return (Math.floor(v / 4) % SEG) - 1;
+  }
+
+  /** operations in flight longer than the stall threshold at `now` (walks the oldest only) */
+  stalled(now: number): number {
+    let n = 0;
+    for (const t of this.started.values()) {
+      if (!isStalled(now - t)) break;
+      n++;
+    }
+    return n;
   }
 
   refreshStarted(refresh: number): void {
@@ -95,18 +124,26 @@ export class OpTracker {
       refreshes[i++] = k;
       refreshes[i++] = v;
     }
-    return { ops, refreshes, parked: this.parked.slice() };
+    const started = new Float64Array(this.started.size * 2);
+    i = 0;
+    for (const [k, v] of this.started) {
+      started[i++] = k;
+      started[i++] = v;
+    }
+    return { ops, refreshes, parked: this.parked.slice(), started };
   }
 
   load(s: OpTrackerState): void {
     this.clear();
     for (let i = 0; i < s.ops.length; i += 2) this.ops.set(s.ops[i] as number, s.ops[i + 1] as number);
     for (let i = 0; i < s.refreshes.length; i += 2) this.refreshes.set(s.refreshes[i] as number, s.refreshes[i + 1] as number);
+    for (let i = 0; i < s.started.length; i += 2) this.started.set(s.started[i] as number, s.started[i + 1] as number);
     this.parked.set(s.parked);
   }
 
   clear(): void {
     this.ops.clear();
+    this.started.clear();
     this.refreshes.clear();
     this.parked.fill(0);
   }

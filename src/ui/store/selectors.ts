@@ -7,3 +7,4 @@ export * from './seriesSelectors';
 export * from './clusterSelectors';
 export * from './logSelectors';
 export * from './summarySelectors';
+export * from './serviceSelectors';

@@ -14,6 +14,7 @@ import { END_REASONS, type EndReason } from '../../core/telemetry/events';
 import type { BucketWindow } from './bucketRing';
 import { ATTEMPT_BIN_LABELS, ATTEMPT_BIN_LOW, latencyBinValue, LATENCY_BINS, METRIC_WIDTH, PHASES, REFRESH_KINDS, type Metric, type Phase, type RefreshKind } from './layout';
 import type { FaultMarker, TelemetrySnapshot } from './snapshot';
+import type { TimeWindow } from './telemetrySlice';
 
 /** one chart row: `t` in seconds since the session started (its step's start), then one value per series (null = no data) */
 export type TimeRow = { readonly t: number } & Readonly<Record<string, number | null>>;
@@ -106,35 +107,35 @@ export function selectTimeDomain(snap: TelemetrySnapshot): readonly [number, num
 }
 
 /** operations ended per second, by final outcome (only outcomes seen in the window) */
-export function selectThroughputByOutcome(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): { rows: TimeRow[]; keys: Outcome[] } {
+export function selectThroughputByOutcome(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): { rows: TimeRow[]; keys: Outcome[] } {
   const keys = presentOutcomes(snap.window, 'opsByOutcome');
   return { rows: rateRows(snap, 'opsByOutcome', keys, (k) => OUTCOMES.indexOf(k), steps), keys };
 }
 
 /** operations ended per second on healthy vs fault-affected segments */
-export function selectThroughputSplit(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
+export function selectThroughputSplit(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): TimeRow[] {
   const keys = ['healthy', 'affected'] as const;
   return rateRows(snap, 'opsBySplit', keys, (k) => keys.indexOf(k), steps);
 }
 
 /** attempts ended per second, by outcome (status or error) */
-export function selectAttemptStatuses(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): { rows: TimeRow[]; keys: Outcome[] } {
+export function selectAttemptStatuses(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): { rows: TimeRow[]; keys: Outcome[] } {
   const keys = presentOutcomes(snap.window, 'attemptsByOutcome');
   return { rows: rateRows(snap, 'attemptsByOutcome', keys, (k) => OUTCOMES.indexOf(k), steps), keys };
 }
 
 /** retries (attempts after the first) per second */
-export function selectRetryRate(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
+export function selectRetryRate(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): TimeRow[] {
   return rateRows(snap, 'retries', ['retries'], () => 0, steps);
 }
 
 /** refresh events per second by kind */
-export function selectRefreshRates(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
+export function selectRefreshRates(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): TimeRow[] {
   return rateRows<RefreshKind>(snap, 'refresh', REFRESH_KINDS, (k) => REFRESH_KINDS.indexOf(k), steps);
 }
 
 /** callers served per executed refresh: mean and max per step (null when none ended) */
-export function selectRefreshCallers(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
+export function selectRefreshCallers(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): TimeRow[] {
   const w = snap.window;
   const rows = stepsOf(w, steps, snap.bucketMs).map((st) => {
     const n = sumAt(w, 'refreshCallers', st.offsets, 0);
@@ -146,7 +147,7 @@ export function selectRefreshCallers(snap: TelemetrySnapshot, steps: Steps = DEF
 }
 
 /** in-flight operations by phase (the gauge at the end of each step) */
-export function selectParked(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
+export function selectParked(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): TimeRow[] {
   const w = snap.window;
   const rows = stepsOf(w, steps, snap.bucketMs).map((st) => {
     const last = st.offsets[st.offsets.length - 1] as number;
@@ -172,7 +173,7 @@ export function histogramQuantile(counts: ArrayLike<number>, q: number): number 
 }
 
 /** operation latency p50 / p95 / p99 per step, ms (from per-bucket log histograms) */
-export function selectLatencyQuantiles(snap: TelemetrySnapshot, steps: Steps = DEFAULT_STEP_BUCKETS): TimeRow[] {
+export function selectLatencyQuantiles(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): TimeRow[] {
   const w = snap.window;
   const merged = new Float64Array(LATENCY_BINS);
   const rows = stepsOf(w, steps, snap.bucketMs).map((st) => {
@@ -220,4 +221,40 @@ export function selectDebounceCeiling(refreshDebounceMs: number, noRefreshDeboun
 /** refresh events over the whole window, by kind */
 export function selectRefreshTotals(snap: TelemetrySnapshot): Record<RefreshKind, number> {
   return Object.fromEntries(REFRESH_KINDS.map((k, i) => [k, windowTotal(snap.window, 'refresh', i)])) as Record<RefreshKind, number>;
+}
+
+/** what a chart window covers, for captions ("last 60 s") */
+export const WINDOW_LABEL: Readonly<Record<TimeWindow, string>> = { '15s': 'last 15 s', '60s': 'last 60 s', session: 'whole session' };
+/** fine buckets the 15 s view keeps, and its chart step (2 × 100 ms) */
+const SHORT_BUCKETS = 151;
+const SHORT_STEP = 2;
+
+/**
+ * The snapshot as a chart window sees it: the last 15 s of the fine ring in
+ * 200 ms steps, the 60 s ring as it is, or the whole session from its coarse
+ * ring (one step per bucket). Selectors run on the result unchanged.
+ */
+export function selectWindowView(snap: TelemetrySnapshot, window: TimeWindow): TelemetrySnapshot {
+  if (window === 'session') {
+    if (snap.session === null) return snap;
+    return { ...snap, bucketMs: snap.session.bucketMs, window: snap.session.window, stepBuckets: 1 };
+  }
+  if (window === '60s') return snap;
+  const w = snap.window;
+  const drop = Math.max(0, w.length - SHORT_BUCKETS);
+  if (drop === 0) return { ...snap, stepBuckets: SHORT_STEP };
+  const cols = {} as Record<Metric, Float64Array>;
+  for (const m of Object.keys(w.cols) as Metric[]) cols[m] = w.cols[m].subarray(drop * METRIC_WIDTH[m]);
+  return { ...snap, window: { firstBucket: w.firstBucket + drop, length: w.length - drop, cols }, stepBuckets: SHORT_STEP };
+}
+
+/** a chart's caption: its window and step ("last 60 s · 500 ms steps") */
+export function selectWindowCaption(view: TelemetrySnapshot, window: TimeWindow, stepBuckets = view.stepBuckets ?? DEFAULT_STEP_BUCKETS): string {
+  const stepMs = stepBuckets * view.bucketMs;
+  return `${WINDOW_LABEL[window]} · ${stepMs >= 1000 ? `${stepMs / 1000} s` : `${stepMs} ms`} steps`;
+}
+
+/** operations that went past their attempt budget in the window, counted at the attempt.start that broke it (event time) */
+export function selectOverBudgetOps(snap: TelemetrySnapshot): number {
+  return windowTotal(snap.window, 'overBudget', 0);
 }

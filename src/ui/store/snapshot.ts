@@ -1,6 +1,7 @@
 /** What panels read: immutable snapshots published a few times per second. */
 import type { InvariantReport } from '../../core/sim/invariants';
 import type { FaultAction, ZarisEvent } from '../../core/telemetry/events';
+import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
 import type { BucketWindow } from './bucketRing';
 import type { Phase } from './layout';
 
@@ -31,7 +32,12 @@ export interface SessionTotals {
   readonly retries: number;
   readonly refreshRequested: number;
   readonly refreshExecuted: number;
+  /** most attempts any operation has started so far (updated at attempt.start, so operations still in flight count) */
   readonly maxAttemptsPerOp: number;
+  /** operations that started an attempt beyond their attempt budget */
+  readonly overBudgetOps: number;
+  /** arrivals the application turned away (request pool full) */
+  readonly rejected: number;
   /** time of the newest event, ms since the session started */
   readonly lastT: number;
 }
@@ -42,8 +48,16 @@ export interface TelemetrySnapshot {
   /** ms per bucket */
   readonly bucketMs: number;
   readonly window: BucketWindow;
+  /** the whole session in coarser buckets (null unless a view asked for it at publish) */
+  readonly session: { readonly bucketMs: number; readonly window: BucketWindow } | null;
   /** ops in flight by phase right now */
   readonly parkedNow: Readonly<Record<Phase, number>>;
+  /** ops in flight longer than the stall threshold right now */
+  readonly stalledNow: number;
+  /** what each fault of the session did, oldest first (core/telemetry/faultEvidence) */
+  readonly evidence: readonly FaultEvidence[];
+  /** chart step in buckets a view asks for (undefined = the selectors' default) */
+  readonly stepBuckets?: number;
   /** the most recent decoded events, oldest first */
   readonly events: readonly LoggedEvent[];
   readonly invariants: InvariantReport | null;

@@ -5,14 +5,17 @@
  * flight, the invariant checker by in-flight ops and the key count.
  */
 import type { ClientConfig } from '../../core/client/config';
-import { OUTCOME_CODE } from '../../core/domain/status';
+import { isServed } from '../../core/domain/service';
+import { OUTCOMES, OUTCOME_CODE } from '../../core/domain/status';
 import { InvariantChecker, type InvariantReport, type ViolationListener } from '../../core/sim/invariants';
 import { decodeEvent, EventBatchBuilder, type EventBatch } from '../../core/telemetry/eventCodec';
 import { EVENT_TYPES, type EventType, type FaultEvent, type ZarisEvent } from '../../core/telemetry/events';
+import { FaultEvidenceTracker, type FaultEvidenceState } from '../../core/telemetry/faultEvidence';
 import { BucketRing } from './bucketRing';
-import { ANSWERED_CODES, attemptBin, BUCKET_MS, latencyBin, LOG_CAPACITY, MAX_FAULT_MARKERS, PHASES, REFRESH_KINDS, WINDOW_BUCKETS, type RefreshKind } from './layout';
+import { ANSWERED_CODES, attemptBin, BUCKET_MS, latencyBin, LOG_CAPACITY, MAX_FAULT_MARKERS, PHASES, REFRESH_KINDS, SESSION_BUCKETS, SESSION_BUCKET_MS, WINDOW_BUCKETS, type RefreshKind } from './layout';
 import { OpTracker, type OpTrackerState } from './opTracker';
 import { Ring } from './ring';
+import { SessionRing } from './sessionRing';
 import type { FaultMarker, LoggedEvent, SessionTotals, TelemetrySnapshot } from './snapshot';
 
 const T = Object.fromEntries(EVENT_TYPES.map((t, i) => [t, i])) as Record<EventType, number>;
@@ -20,13 +23,15 @@ const R = Object.fromEntries(REFRESH_KINDS.map((k, i) => [k, i])) as Record<Refr
 /** type code → 1 if the invariant checker reads it (the rest it ignores) */
 const CHECKED = new Uint8Array(EVENT_TYPES.length);
 for (const t of ['op.start', 'attempt.start', 'attempt.end', 'backoff', 'refresh.request', 'op.end'] as const) CHECKED[T[t]] = 1;
+/** outcome code → 1 when it is a real answer (served) */
+const SERVED_CODE = Uint8Array.from(OUTCOMES, (o) => (isServed(o) ? 1 : 0));
 /** a stream whose time jumps back by more than this started a new session */
 const RESTART_JUMP_MS = 10_000;
 
 type MutableTotals = { -readonly [K in keyof SessionTotals]: SessionTotals[K] };
 const zeroTotals = (): MutableTotals => ({
   events: 0, opsEnded: 0, opsOk: 0, opsFailed: 0, attempts: 0, retries: 0,
-  refreshRequested: 0, refreshExecuted: 0, maxAttemptsPerOp: 0, lastT: 0,
+  refreshRequested: 0, refreshExecuted: 0, maxAttemptsPerOp: 0, overBudgetOps: 0, rejected: 0, lastT: 0,
 });
 
 /** how an aggregator is built (the defaults are the dashboard's) */
@@ -55,11 +60,21 @@ export interface AggregatorCheckpoint {
   readonly totals: SessionTotals;
   readonly affected: readonly number[];
   readonly faults: readonly FaultMarker[];
+  readonly evidence: FaultEvidenceState;
+  /** the bucket the evidence has yet to sample (-1: none) and its last event's time */
+  readonly gaugeBucket: number;
+  readonly gaugeT: number;
 }
 
 export class TelemetryAggregator {
   readonly ring: BucketRing;
+  /** the whole session, coarser (folded from `ring` one complete bucket at a time) */
+  readonly session = new SessionRing(SESSION_BUCKETS, SESSION_BUCKET_MS);
   private readonly tracker = new OpTracker();
+  private readonly evidence = new FaultEvidenceTracker();
+  /** the bucket whose final gauges the evidence has not sampled yet (-1: none), and its last event's time */
+  private gaugeBucket = -1;
+  private gaugeT = 0;
   private readonly log = new Ring<LoggedEvent>(LOG_CAPACITY);
   private readonly affected = new Set<number>();
   private checker: InvariantChecker;
@@ -86,7 +101,11 @@ export class TelemetryAggregator {
 
   reset(): void {
     this.ring.clear();
+    this.session.clear();
     this.tracker.clear();
+    this.evidence.clear();
+    this.gaugeBucket = -1;
+    this.gaugeT = 0;
     this.log.clear();
     this.affected.clear();
     this.checker = new InvariantChecker(this.config, this.options.onViolation);
@@ -96,17 +115,22 @@ export class TelemetryAggregator {
 
   /** where the fold stands (call between batches, at a bucket boundary) */
   checkpoint(): AggregatorCheckpoint {
-    return { index: this.totals.events, head: this.ring.head, tracker: this.tracker.save(), totals: { ...this.totals }, affected: [...this.affected], faults: this.faults };
+    return { index: this.totals.events, head: this.ring.head, tracker: this.tracker.save(), totals: { ...this.totals }, affected: [...this.affected], faults: this.faults, evidence: this.evidence.save(), gaugeBucket: this.gaugeBucket, gaugeT: this.gaugeT };
   }
 
   /**
    * Resumes from `cp`: the ring's buckets up to `cp.head` are copied from
    * `buckets` (a ring that holds the whole run). The invariant checker is
-   * not restored: an aggregator that resumes runs without one.
+   * not restored: an aggregator that resumes runs without one. Nor is the
+   * whole-session ring, which only the live view reads: it is cleared.
    */
   restore(cp: AggregatorCheckpoint, buckets: BucketRing): void {
     if (this.checking) throw new Error('TelemetryAggregator.restore: only without the invariant checker');
     this.ring.loadWindow(buckets, cp.head);
+    this.session.clear();
+    this.evidence.load(cp.evidence);
+    this.gaugeBucket = cp.gaugeBucket;
+    this.gaugeT = cp.gaugeT;
     this.tracker.load(cp.tracker);
     this.affected.clear();
     for (const s of cp.affected) this.affected.add(s);
@@ -137,6 +161,7 @@ export class TelemetryAggregator {
     // and at the end of the batch, rather than after every event.
     let parkedSlot = -1;
     let parkedBucket = -1;
+    let parkedT = 0;
     for (let i = 0; i < b.n; i++) {
       const t = b.t[i] as number;
       if (ring.head >= 0 && t < ring.head * BUCKET_MS - RESTART_JUMP_MS) {
@@ -145,9 +170,17 @@ export class TelemetryAggregator {
       }
       const bucket = Math.floor(t / BUCKET_MS);
       if (parkedSlot >= 0 && bucket !== parkedBucket) {
-        this.writeParked(parkedSlot);
+        this.writeParked(parkedSlot, parkedT);
         parkedSlot = -1;
       }
+      // the evidence's gauge peaks sample each bucket's final state, once it is known (the stream
+      // moved on), so they do not depend on where the stream was cut into batches
+      if (this.gaugeBucket >= 0 && bucket !== this.gaugeBucket) {
+        this.evidence.gauges(this.gaugeT, tr.openOps, tr.stalled(this.gaugeT));
+        this.gaugeBucket = -1;
+      }
+      // the head bucket is complete once the stream moves past it: fold it into the session ring
+      if (bucket > ring.head && ring.head >= 0) this.session.fold(ring.head * BUCKET_MS, ring.cols, ring.head % ring.capacity);
       const slot = ring.slot(bucket);
       const type = b.type[i] as number;
       const op = b.op[i] as number;
@@ -159,18 +192,29 @@ export class TelemetryAggregator {
       const ok = slot >= 0;
       switch (type) {
         case T['op.start']:
-          tr.start(op, A);
+          tr.start(op, A, t, b.e[i] as number);
           break;
-        case T['attempt.start']:
+        case T['attempt.start']: {
+          // counted when the attempt starts (event time), not when its operation ends
           tot.attempts++;
+          if (A > tot.maxAttemptsPerOp) tot.maxAttemptsPerOp = A;
           if (A > 1) {
             tot.retries++;
             if (ok) ring.add('retries', slot, 0);
           }
+          const budget = tr.budget(op);
+          const over = budget > 0 && A === budget + 1;
+          if (over) {
+            tot.overBudgetOps++;
+            if (ok) ring.add('overBudget', slot, 0);
+          }
+          this.evidence.attemptStart(t, A, over);
           tr.phase(op, 'attempt');
           break;
+        }
         case T['attempt.end']:
           if (ok) ring.add('attemptsByOutcome', slot, D);
+          this.evidence.attemptEnd(t, A, SERVED_CODE[D] === 1);
           break;
         case T.backoff:
           if (ok) {
@@ -183,6 +227,7 @@ export class TelemetryAggregator {
         case T['refresh.request']:
           tot.refreshRequested++;
           if (ok) ring.add('refresh', slot, R.requested);
+          this.evidence.refreshRequest(t);
           if (op >= 0) tr.phase(op, 'refreshWait');
           break;
         case T['refresh.coalesced']:
@@ -210,15 +255,23 @@ export class TelemetryAggregator {
           if (ok) ring.add('refresh', slot, R.waitAbandoned);
           break;
         case T['op.end']:
-          this.opEnd(slot, op, A, C, D, b.e[i] as number);
+          this.opEnd(slot, t, op, A, C, D, b.e[i] as number);
           break;
         case T.fault:
           this.fault(decodeEvent(b, i) as FaultEvent);
+          break;
+        case T['arrival.rejected']:
+          tot.rejected++;
+          if (ok) ring.add('rejected', slot, 0);
+          this.evidence.arrivalRejected(t);
           break;
       }
       if (ok) {
         parkedSlot = slot;
         parkedBucket = bucket;
+        parkedT = t;
+        this.gaugeBucket = bucket;
+        this.gaugeT = t;
       }
       const logIt = i >= logFrom;
       const checked = this.checking && CHECKED[type] === 1;
@@ -229,25 +282,29 @@ export class TelemetryAggregator {
         if (logIt) this.log.push({ seq: tot.events - 1, event: e });
       }
     }
-    if (parkedSlot >= 0) this.writeParked(parkedSlot);
+    if (parkedSlot >= 0) this.writeParked(parkedSlot, parkedT);
   }
 
-  private writeParked(slot: number): void {
+  /** the gauges of a bucket: in flight by phase and stalled, as of its last event at `t` */
+  private writeParked(slot: number, t: number): void {
     const parked = this.tracker.parked;
     for (let p = 0; p < PHASES.length; p++) this.ring.put('parked', slot, p, parked[p] as number);
+    this.ring.put('stalled', slot, 0, this.tracker.stalled(t));
   }
 
-  private opEnd(slot: number, op: number, attempts: number, latencyMs: number, outcome: number, reason: number): void {
+  private opEnd(slot: number, t: number, op: number, attempts: number, latencyMs: number, outcome: number, reason: number): void {
     const tot = this.totals;
     const segment = this.tracker.end(op);
+    const healthy = !this.affected.has(segment);
     tot.opsEnded++;
     if (outcome === OUTCOME_CODE.Ok) tot.opsOk++;
     if (!ANSWERED_CODES.has(outcome)) tot.opsFailed++;
     if (attempts > tot.maxAttemptsPerOp) tot.maxAttemptsPerOp = attempts;
+    this.evidence.opEnd(t, SERVED_CODE[outcome] === 1, healthy);
     if (slot < 0) return;
     const ring = this.ring;
     ring.add('opsByOutcome', slot, outcome);
-    ring.add('opsBySplit', slot, this.affected.has(segment) ? 1 : 0);
+    ring.add('opsBySplit', slot, healthy ? 0 : 1);
     ring.add('attemptsPerOp', slot, attemptBin(attempts));
     if (reason >= 0) ring.add('endReasons', slot, reason);
     ring.add('latency', slot, latencyBin(latencyMs));
@@ -255,6 +312,7 @@ export class TelemetryAggregator {
 
   private fault(e: FaultEvent): void {
     for (const s of e.segments) this.affected.add(s);
+    this.evidence.fault(e.t, e.action, e.node, e.segments.length);
     const marker: FaultMarker = { t: e.t, action: e.action, node: e.node, segments: e.segments.length };
     this.faults = [...this.faults.slice(-(MAX_FAULT_MARKERS - 1)), marker];
   }
@@ -265,14 +323,21 @@ export class TelemetryAggregator {
     this.publishes++;
   }
 
-  /** an immutable copy of everything panels read (`invariants` overrides the checker's report) */
-  snapshot(invariants?: InvariantReport | null): TelemetrySnapshot {
+  /**
+   * An immutable copy of everything panels read. `invariants` overrides the checker's report (a
+   * replay reads it from its index); `withSession` copies the whole-session ring too, only when a
+   * view shows it.
+   */
+  snapshot(invariants?: InvariantReport | null, withSession = false): TelemetrySnapshot {
     const p = this.tracker.parked;
     return {
       version: ++this.publishes,
       bucketMs: BUCKET_MS,
       window: this.ring.snapshot(),
+      session: withSession ? { bucketMs: this.session.bucketMs, window: this.session.snapshot() } : null,
       parkedNow: { attempt: p[0] as number, refreshWait: p[1] as number, backoff: p[2] as number },
+      stalledNow: this.tracker.stalled(this.totals.lastT),
+      evidence: this.evidence.list(),
       events: this.log.toArray(),
       invariants: this.totals.events === 0 ? null : invariants !== undefined ? invariants : this.checker.report(),
       affectedSegments: [...this.affected].sort((a, b) => a - b),

@@ -5,6 +5,10 @@ import type { FaultMarker, TelemetrySnapshot } from './snapshot';
 import type { SliceCreator } from './storeTypes';
 import { TelemetryAggregator } from './telemetryAggregator';
 
+/** the time windows the charts can show */
+export const TIME_WINDOWS = ['15s', '60s', 'session'] as const;
+export type TimeWindow = (typeof TIME_WINDOWS)[number];
+
 /**
  * The event stream folded into bounded windowed aggregates. Batches are
  * folded with ONE `set` each (a counter bump nobody renders from); panels
@@ -17,6 +21,12 @@ export interface TelemetrySlice {
   pending: number;
   /** the latest published, immutable snapshot */
   snapshot: TelemetrySnapshot;
+  /** the charts' time window */
+  timeWindow: TimeWindow;
+  /** evidence cards the user dismissed (fault evidence ids) */
+  dismissedEvidence: readonly number[];
+  setTimeWindow(w: TimeWindow): void;
+  dismissEvidence(id: number): void;
   ingestBatch(batch: EventBatch): void;
   /** encodes and folds decoded events (tests, replays) */
   ingestEvents(events: readonly ZarisEvent[]): void;
@@ -40,6 +50,11 @@ export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => 
     aggregator,
     pending: 0,
     snapshot: aggregator.snapshot(),
+    timeWindow: '60s',
+    dismissedEvidence: [],
+    // the whole-session ring is copied at publish only while a view shows it
+    setTimeWindow: (timeWindow) => set({ timeWindow, snapshot: aggregator.snapshot(undefined, timeWindow === 'session'), pending: 0 }),
+    dismissEvidence: (id) => set((s) => ({ dismissedEvidence: [...s.dismissedEvidence.filter((x) => x !== id), id] })),
     ingestBatch: (batch) => {
       if (batch.n === 0) return;
       aggregator.ingestBatch(batch);
@@ -51,11 +66,11 @@ export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => 
     },
     publish: () => {
       if (get().pending === 0) return;
-      set({ snapshot: aggregator.snapshot(), pending: 0 });
+      set({ snapshot: aggregator.snapshot(undefined, get().timeWindow === 'session'), pending: 0 });
     },
     checkFinalData: (asOfMs, versions) => {
       aggregator.checkFinalData(asOfMs, versions);
-      set({ snapshot: aggregator.snapshot(), pending: 0 });
+      set({ snapshot: aggregator.snapshot(undefined, get().timeWindow === 'session'), pending: 0 });
     },
     showFrame: (snapshot, faults, cluster, client) => {
       // the same markers keep their identity (every panel reads them: a new array would redraw them all at once)
@@ -65,7 +80,7 @@ export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => 
     },
     resetTelemetry: () => {
       aggregator.reset();
-      set({ snapshot: aggregator.snapshot(), pending: 0, faultMarkers: aggregator.faults });
+      set({ snapshot: aggregator.snapshot(undefined, get().timeWindow === 'session'), pending: 0, faultMarkers: aggregator.faults, dismissedEvidence: [] });
     },
   };
 };

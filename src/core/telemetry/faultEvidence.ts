@@ -1,0 +1,270 @@
+/**
+ * The evidence a fault leaves behind, folded from the event stream as it
+ * happens (event time): one record per fault, from its `fault` event until
+ * the next fault or until the client has been quiet for {@link SETTLE_MS}.
+ * Generic for any fault and any scenario: it counts what the stream shows —
+ * operations hit, attempts and refresh requests they made, attempts beyond
+ * their budget, arrivals turned away, stalled operations, and how long
+ * healthy segments were starved (served throughput below half of the
+ * pre-fault baseline). Nothing here knows a preset.
+ *
+ * Bounded: the open record, a fixed baseline history, and closed records up
+ * to {@link MAX_EVIDENCE}.
+ */
+import type { FaultAction } from './events';
+
+/** the client counts as settled after this long without a failing attempt, a stall or a rejection */
+export const SETTLE_MS = 3000;
+/** ms of healthy-segment history before a fault that form its baseline */
+export const BASELINE_MS = 5000;
+/** a 100 ms step of healthy served throughput below this share of the baseline counts as lost */
+export const STARVED_SHARE = 0.5;
+/** records kept (oldest dropped first) */
+export const MAX_EVIDENCE = 32;
+const STEP_MS = 100;
+const BASELINE_STEPS = BASELINE_MS / STEP_MS;
+
+export interface FaultEvidence {
+  /** increases per fault this session (a stable key) */
+  readonly id: number;
+  readonly action: FaultAction;
+  readonly node: number;
+  /** ms since the session started */
+  readonly t: number;
+  /** segments the fault put in motion */
+  readonly segments: number;
+  /** when it settled (ms), or null while the fault's effects last */
+  readonly settledT: number | null;
+  /** newest event time folded into it, ms */
+  readonly lastT: number;
+  /** operations with an attempt that got no real answer (the ones the fault hit) */
+  readonly opsHit: number;
+  /** attempts after the first (only a hit operation retries) */
+  readonly retries: number;
+  readonly refreshRequests: number;
+  /** operations that started an attempt beyond their attempt budget */
+  readonly overBudget: number;
+  /** operations that ended without a real answer */
+  readonly failed: number;
+  /** arrivals turned away (request pool full) */
+  readonly rejected: number;
+  /** most operations stalled at once */
+  readonly stalledPeak: number;
+  /** most operations in flight at once */
+  readonly inFlightPeak: number;
+  /** healthy-segment served ops/s before the fault; null without enough history */
+  readonly healthyBaselinePerSec: number | null;
+  /** ms of 100 ms steps in which healthy segments were served below half the baseline */
+  readonly healthyLostMs: number;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** the tracker's whole state, for a replay checkpoint (small: one open card, the closed ones, a short history) */
+export interface FaultEvidenceState {
+  readonly open: FaultEvidence | null;
+  readonly closed: readonly FaultEvidence[];
+  readonly nextId: number;
+  readonly history: Float64Array;
+  readonly historyFilled: number;
+  readonly step: number;
+  readonly stepHealthy: number;
+  readonly lastTrouble: number;
+}
+
+export class FaultEvidenceTracker {
+  private open: Mutable<FaultEvidence> | null = null;
+  private closed: FaultEvidence[] = [];
+  private nextId = 1;
+  /** healthy served ops per 100 ms step, the last BASELINE_STEPS complete steps (ring) */
+  private readonly history = new Float64Array(BASELINE_STEPS);
+  private historyFilled = 0;
+  private step = -1;
+  private stepHealthy = 0;
+  /** last time anything showed the fault still biting */
+  private lastTrouble = 0;
+  private version = 0;
+  private cached: readonly FaultEvidence[] = [];
+  private cachedVersion = -1;
+
+  /** moves the 100 ms step clock to `t`, closing the steps before it */
+  private at(t: number): void {
+    const s = Math.floor(t / STEP_MS);
+    // a long gap (a pause) closes at most the baseline's worth of empty steps one by one
+    if (this.step < 0) this.step = s;
+    else if (s - this.step > BASELINE_STEPS + 1) {
+      this.closeStep();
+      this.step = s - BASELINE_STEPS - 1;
+    }
+    while (this.step < s) {
+      this.closeStep();
+      this.step++;
+    }
+    const o = this.open;
+    if (o !== null) {
+      if (t > o.lastT) o.lastT = t;
+      if (t - this.lastTrouble >= SETTLE_MS) {
+        o.settledT = this.lastTrouble;
+        this.finish();
+      }
+    }
+  }
+
+  private closeStep(): void {
+    const o = this.open;
+    const v = this.stepHealthy;
+    if (o !== null && o.healthyBaselinePerSec !== null && (v * 1000) / STEP_MS < STARVED_SHARE * o.healthyBaselinePerSec && this.step * STEP_MS >= o.t) {
+      o.healthyLostMs += STEP_MS;
+      this.lastTrouble = Math.max(this.lastTrouble, (this.step + 1) * STEP_MS);
+      this.version++;
+    }
+    if (o === null) {
+      this.history[this.step % BASELINE_STEPS] = v;
+      this.historyFilled = Math.min(BASELINE_STEPS, this.historyFilled + 1);
+    }
+    this.stepHealthy = 0;
+  }
+
+  private baseline(): number | null {
+    // at least 1 s of history, and some traffic in it
+    if (this.historyFilled < 10) return null;
+    let s = 0; // slots not filled since the last reset hold 0
+    for (let i = 0; i < BASELINE_STEPS; i++) s += this.history[i] as number;
+    return s > 0 ? (s * 1000) / (this.historyFilled * STEP_MS) : null;
+  }
+
+  private finish(): void {
+    if (this.open === null) return;
+    this.closed = [...this.closed.slice(-(MAX_EVIDENCE - 1)), { ...this.open }];
+    this.open = null;
+    this.history.fill(0);
+    this.historyFilled = 0;
+    this.version++;
+  }
+
+  private trouble(t: number): void {
+    if (t > this.lastTrouble) this.lastTrouble = t;
+  }
+
+  fault(t: number, action: FaultAction, node: number, segments: number): void {
+    this.at(t);
+    if (this.open !== null) {
+      this.open.settledT = null;
+      this.finish();
+    }
+    this.open = {
+      id: this.nextId++, action, node, t, segments, settledT: null, lastT: t, opsHit: 0, retries: 0, refreshRequests: 0, overBudget: 0,
+      failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 0, healthyBaselinePerSec: this.baseline(), healthyLostMs: 0,
+    };
+    this.lastTrouble = t;
+    this.version++;
+  }
+
+  /** an attempt started; `overBudget` when its number is the first beyond the operation's budget */
+  attemptStart(t: number, attempt: number, overBudget: boolean): void {
+    this.at(t);
+    const o = this.open;
+    if (o === null) return;
+    if (attempt > 1) o.retries++;
+    if (overBudget) o.overBudget++;
+    if (attempt > 1 || overBudget) this.version++;
+  }
+
+  /** an attempt ended; an unserved first attempt marks its operation as hit (retries need one) */
+  attemptEnd(t: number, attempt: number, served: boolean): void {
+    this.at(t);
+    const o = this.open;
+    if (o === null || served) return;
+    if (attempt === 1) o.opsHit++;
+    this.trouble(t);
+    this.version++;
+  }
+
+  refreshRequest(t: number): void {
+    this.at(t);
+    if (this.open === null) return;
+    this.open.refreshRequests++;
+    this.version++;
+  }
+
+  /** an operation ended: `served` = a real answer, `healthy` = on a segment no fault named */
+  opEnd(t: number, served: boolean, healthy: boolean): void {
+    this.at(t);
+    if (served && healthy) this.stepHealthy++;
+    const o = this.open;
+    if (o === null || served) return;
+    o.failed++;
+    this.trouble(t);
+    this.version++;
+  }
+
+  arrivalRejected(t: number): void {
+    this.at(t);
+    const o = this.open;
+    if (o === null) return;
+    o.rejected++;
+    this.trouble(t);
+    this.version++;
+  }
+
+  /** the in-flight and stalled gauges at `t` */
+  gauges(t: number, inFlight: number, stalled: number): void {
+    this.at(t);
+    const o = this.open;
+    if (o === null) return;
+    if (stalled > 0) this.trouble(t);
+    if (inFlight > o.inFlightPeak || stalled > o.stalledPeak) {
+      o.inFlightPeak = Math.max(o.inFlightPeak, inFlight);
+      o.stalledPeak = Math.max(o.stalledPeak, stalled);
+      this.version++;
+    }
+  }
+
+  /** every record, oldest first (the open one last); the same array while nothing changed */
+  list(): readonly FaultEvidence[] {
+    if (this.cachedVersion !== this.version) {
+      this.cached = this.open === null ? this.closed : [...this.closed, { ...this.open }];
+      this.cachedVersion = this.version;
+    }
+    return this.cached;
+  }
+
+  /** a copy of the state (see {@link load}) */
+  save(): FaultEvidenceState {
+    return {
+      open: this.open === null ? null : { ...this.open },
+      closed: this.closed.slice(),
+      nextId: this.nextId,
+      history: this.history.slice(),
+      historyFilled: this.historyFilled,
+      step: this.step,
+      stepHealthy: this.stepHealthy,
+      lastTrouble: this.lastTrouble,
+    };
+  }
+
+  /** resumes from a saved state */
+  load(st: FaultEvidenceState): void {
+    this.open = st.open === null ? null : { ...st.open };
+    this.closed = st.closed.slice();
+    this.nextId = st.nextId;
+    this.history.set(st.history);
+    this.historyFilled = st.historyFilled;
+    this.step = st.step;
+    this.stepHealthy = st.stepHealthy;
+    this.lastTrouble = st.lastTrouble;
+    this.version++;
+  }
+
+  clear(): void {
+    this.open = null;
+    this.closed = [];
+    this.nextId = 1;
+    this.history.fill(0);
+    this.historyFilled = 0;
+    this.step = -1;
+    this.stepHealthy = 0;
+    this.lastTrouble = 0;
+    this.version++;
+  }
+}

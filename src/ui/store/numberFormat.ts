@@ -1,0 +1,22 @@
+/** Number wording for sentences and cards (charts keep their own compact axis format). */
+
+/** a count with thousands separators: 2048 → "2,048" */
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** a rate or ratio, compact: 4940 → "4.9k", 14.2 → "14", 2.46 → "2.5", 0.5 → "0.5" */
+export function formatRate(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 1e4) return `${Math.round(v / 1e3)}k`;
+  if (a >= 1e3) return `${+(v / 1e3).toFixed(1)}k`;
+  if (a >= 10) return `${Math.round(v)}`;
+  return `${+v.toFixed(1)}`;
+}
+
+/** ms as seconds: 2100 → "2.1 s", 60000 → "60 s", 450 → "0.45 s" */
+export function formatSeconds(ms: number): string {
+  const s = ms / 1000;
+  if (s >= 1) return `${+s.toFixed(1)} s`;
+  return `${+s.toFixed(2)} s`;
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CLIENT_CONFIG } from '../../core/client/config';
+import { findPreset } from '../../core/sim/presets';
+import { loadScenario } from '../../core/sim/scenario';
+import { DEFAULT_WORKLOAD } from '../../core/sim/workloadConfig';
+import type { ZarisEvent } from '../../core/telemetry/events';
+import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
+import { describeScenarioChange, keepBugToggles } from '../controls/scenarioChange';
+import { headlineKpis } from '../KpiStrip';
+import { createDashboardStore } from './dashboardStore';
+import { selectEvidenceCards, selectHeadline, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
+import { steadyOps } from './testEvents';
+
+function storeWith(events: ZarisEvent[]) {
+  const store = createDashboardStore();
+  store.getState().ingestEvents(events);
+  store.getState().publish();
+  return store;
+}
+
+const evidence = (over: Partial<FaultEvidence> = {}): FaultEvidence => ({
+  id: 1, action: 'failover', node: 1, t: 5_000, segments: 22, settledT: null, lastT: 7_000, opsHit: 100, retries: 900, refreshRequests: 800, overBudget: 0,
+  failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 10, healthyBaselinePerSec: 4000, healthyLostMs: 0, ...over,
+});
+const headline = (over: Partial<Headline> = {}): Headline => ({
+  running: true, opsPerSec: 5000, servedPerSec: 5000, failedPerSec: 0, rejectedPerSec: 0, retriesPerSec: 0, refreshRequestsPerSec: 0, refreshesPerSec: 0,
+  overBudgetPerSec: 0, p99Ms: 2, inFlight: 10, parked: { attempt: 10, refreshWait: 0, backoff: 0 }, stalled: 0, service: { verdict: 'healthy', share: 1 }, ...over,
+});
+
+describe('headline', () => {
+  it('counts attempts beyond the budget and rejected arrivals when they happen, and judges service over the last second', () => {
+    const events: ZarisEvent[] = [
+      ...steadyOps(100, 0, 10, 1),
+      // op 500 is past its budget of 3 at its 4th attempt.start; it has not ended
+      { t: 500, type: 'op.start', op: 500, kind: 'get', key: 'k', segment: 1, deadline: 60_500, budget: 3 },
+      ...[1, 2, 3, 4].map((attempt): ZarisEvent => ({ t: 500 + attempt * 10, type: 'attempt.start', op: 500, attempt, node: 0, epoch: 1 })),
+      ...Array.from({ length: 50 }, (_, i): ZarisEvent => ({ t: 600 + i, type: 'arrival.rejected', inFlight: 2048 })),
+      ...steadyOps(1, 1_200, 1, 999),
+    ];
+    const s = storeWith(events).getState().snapshot;
+    expect(s.totals.overBudgetOps).toBe(1);
+    expect(s.totals.maxAttemptsPerOp).toBe(4); // in flight, yet counted
+    expect(s.totals.rejected).toBe(50);
+    const h = selectHeadline(s);
+    expect(h.rejectedPerSec).toBeCloseTo(50, 5);
+    expect(h.overBudgetPerSec).toBeCloseTo(1, 5);
+    expect(h.service.share as number).toBeCloseTo(80 / 130, 5); // the last second (0.2–1.2 s): 80 served, 50 turned away
+    expect(h.service.verdict).toBe('degraded');
+  });
+
+  it('after Pause the rates read 0 and the tiles say paused; the gauges stay true', () => {
+    const s = storeWith(steadyOps(300, 0, 10, 1)).getState().snapshot;
+    const running = selectHeadline(s, true);
+    const paused = selectHeadline(s, false);
+    expect(running.opsPerSec).toBe(100);
+    expect(paused.opsPerSec).toBe(0);
+    expect(paused.p99Ms).toBeNull();
+    expect(paused.service.verdict).toBe('idle');
+    expect(paused.inFlight).toBe(running.inFlight);
+    const tiles = headlineKpis(paused, { ceiling: 2, stale: 0, poolSize: 2048 });
+    expect(tiles.find((k) => k.label === 'ops / s served')).toMatchObject({ value: '0', caption: 'real answers · paused' });
+    expect(headlineKpis(running, { ceiling: 2, stale: 0, poolSize: 2048 }).every((k) => /last 1 s|now/.test(k.caption))).toBe(true);
+  });
+});
+
+describe('time window views', () => {
+  it('15 s keeps the last 15 s in 200 ms steps; 60 s is the ring; the whole session comes from the coarse ring', () => {
+    const store = storeWith(steadyOps(3_000, 0, 10, 1)); // 30 s
+    const snap = store.getState().snapshot;
+    const short = selectWindowView(snap, '15s');
+    const [a, b] = selectTimeDomain(short);
+    expect(b - a).toBeCloseTo(15, 0);
+    expect(selectWindowCaption(short, '15s')).toBe('last 15 s · 200 ms steps');
+    expect(selectWindowView(snap, '60s')).toBe(snap);
+    expect(selectWindowView(snap, 'session')).toBe(snap); // not published with the session ring
+    store.getState().setTimeWindow('session');
+    const whole = selectWindowView(store.getState().snapshot, 'session');
+    expect(whole.bucketMs).toBe(1000);
+    expect(selectWindowCaption(whole, 'session')).toBe('whole session · 1 s steps');
+    const rows = selectThroughputByOutcome(whole).rows;
+    expect(rows.length).toBe(30); // 29 complete 1 s steps (the one still filling is left out) and the closing row
+    expect(rows[5]?.Ok).toBe(100);
+  });
+});
+
+describe('what you are seeing', () => {
+  const base = { started: true, evidence: [] as FaultEvidence[], poolSize: 2048, nowMs: 10_000 };
+  it('follows the session: idle, healthy, fault, recovering, storm, paused', () => {
+    expect(selectSessionState({ ...base, started: false, headline: headline({ running: false }) }).state).toBe('idle');
+    expect(selectSessionState({ ...base, headline: headline() }).text).toMatch(/^Running healthy: 100 % of demand served \(last 1 s\)/);
+    const failing = headline({ servedPerSec: 3400, failedPerSec: 1700, service: { verdict: 'degraded', share: 0.66 } });
+    expect(selectSessionState({ ...base, evidence: [evidence()], headline: failing }).state).toBe('fault');
+    expect(selectSessionState({ ...base, evidence: [evidence()], headline: headline() }).state).toBe('recovering');
+    expect(selectSessionState({ ...base, evidence: [evidence({ settledT: 8_000 })], headline: headline() }).state).toBe('healthy');
+    const storm = headline({ servedPerSec: 500, rejectedPerSec: 4500, stalled: 2048, inFlight: 2048, service: { verdict: 'notServing', share: 0.07 } });
+    const line = selectSessionState({ ...base, evidence: [evidence({ overBudget: 2048 })], headline: storm });
+    expect(line.state).toBe('storm');
+    expect(line.text).toContain('2,048 operations stalled > 1 s hold 100 % of the request pool (2,048 slots)');
+    expect(line.text).toContain('Cause: 10 attempts and 8 refresh requests per failing op, 2,048 ops past their attempt budget.');
+    expect(selectSessionState({ ...base, headline: headline({ running: false }) }).state).toBe('paused');
+  });
+
+  it('evidence cards stay until dismissed, newest first, and name what the fault did', () => {
+    const cards = selectEvidenceCards([evidence({ id: 1, settledT: 9_100, failed: 1700 }), evidence({ id: 2, t: 20_000, overBudget: 2048, rejected: 9000, stalledPeak: 2048, healthyLostMs: 2100 })], [], 2048, 25_000);
+    expect(cards.map((c) => c.id)).toEqual([2, 1]);
+    expect(cards[0]?.severity).toBe('bad');
+    expect(cards[0]?.facts.slice(0, 4)).toEqual([
+      'attempt budget exceeded by 2,048 ops',
+      'healthy throughput lost for 2.1 s (below half of 4k ops/s)',
+      'up to 2,048 ops stalled > 1 s (pool 2,048)',
+      '9,000 arrivals turned away (pool full)',
+    ]);
+    expect(cards[0]?.status).toBe('ongoing · 5 s');
+    expect(cards[1]).toMatchObject({ severity: 'warn', status: 'settled after 4.1 s' });
+    expect(selectEvidenceCards([evidence({ id: 1 })], [1], 2048, 25_000)).toEqual([]);
+  });
+});
+
+describe('scenario change', () => {
+  it('keeps the bug toggles that are on and says what else changed', () => {
+    const before = { client: { ...DEFAULT_CLIENT_CONFIG, bugs: { ...DEFAULT_CLIENT_CONFIG.bugs, deadlineReplacesAttempts: true } }, workload: DEFAULT_WORKLOAD };
+    const picked = loadScenario(findPreset('scale-out')?.input);
+    const kept = keepBugToggles(picked, before.client.bugs);
+    expect(kept.client.bugs.deadlineReplacesAttempts).toBe(true);
+    const note = describeScenarioChange(before, kept, 'Scale out');
+    expect(note).toMatch(/^Loaded scenario "Scale out": kept bug toggle Deadline replaces attempts; /);
+    expect(note).toContain('charts cleared.');
+    // nothing on: nothing kept, nothing claimed
+    expect(describeScenarioChange({ client: DEFAULT_CLIENT_CONFIG, workload: DEFAULT_WORKLOAD }, picked, 'Scale out')).not.toContain('kept');
+  });
+});

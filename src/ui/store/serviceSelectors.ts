@@ -1,0 +1,164 @@
+/**
+ * Named pure selectors that say what is going on: the one-line "what you are
+ * seeing" (session state), and the evidence card each fault leaves. They
+ * read the headline (service judged by core/domain/service) and the fault
+ * evidence folded from the event stream; nothing here knows a preset.
+ */
+import { STALL_THRESHOLD_MS } from '../../core/domain/service';
+import type { FaultAction } from '../../core/telemetry/events';
+import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
+import type { WorkloadConfig } from '../../core/sim/workloadConfig';
+import { formatCount, formatRate, formatSeconds } from './numberFormat';
+import { HEADLINE_WINDOW_LABEL, type Headline } from './summarySelectors';
+
+export const SESSION_STATES = ['idle', 'healthy', 'fault', 'recovering', 'storm', 'paused'] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
+
+/** a pool held by stalled operations at or above this share is starved (a storm, whatever caused it) */
+export const STARVED_POOL_SHARE = 0.5;
+
+const FAULT_VERB: Readonly<Record<FaultAction, string>> = {
+  failover: 'failover (crash) of node',
+  scaleOut: 'scale-out: node',
+  failback: 'failback of node',
+  hang: 'hang of node',
+  resume: 'resume of node',
+  slow: 'slow link to node',
+  lostAck: 'lost acknowledgements from node',
+};
+
+/** "failover (crash) of node 1" */
+export function describeFault(e: { readonly action: FaultAction; readonly node: number }): string {
+  return `${FAULT_VERB[e.action]} ${e.node}${e.action === 'scaleOut' ? ' joins' : ''}`;
+}
+
+/** the workload's request pool: open-loop slots plus closed-loop users */
+export function selectPoolSize(w: WorkloadConfig): number {
+  return (w.ratePerSec > 0 ? w.maxInFlight : 0) + w.concurrency;
+}
+
+export interface SessionStateInput {
+  readonly headline: Headline;
+  /** the session ever ran */
+  readonly started: boolean;
+  readonly evidence: readonly FaultEvidence[];
+  readonly poolSize: number;
+  /** newest event time, ms */
+  readonly nowMs: number;
+}
+
+export interface SessionStateLine {
+  readonly state: SessionState;
+  /** short label for the state ("storm — not serving") */
+  readonly label: string;
+  /** the sentence under the header */
+  readonly text: string;
+}
+
+const pct = (share: number | null) => (share === null ? '—' : `${share >= 0.999 ? Math.floor(share * 1000) / 10 : Math.round(share * 1000) / 10} %`);
+
+/** amplification facts of a fault record ("14 attempts and 14 refresh requests per failing op") */
+function amplification(e: FaultEvidence): string | null {
+  if (e.opsHit === 0) return null;
+  const attempts = 1 + e.retries / e.opsHit;
+  const refresh = e.refreshRequests / e.opsHit;
+  return `${formatRate(attempts)} attempts and ${formatRate(refresh)} refresh requests per failing op`;
+}
+
+/** the session state and the one line under the header that says what the screen shows */
+export function selectSessionState(x: SessionStateInput): SessionStateLine {
+  const h = x.headline;
+  const open = x.evidence.length > 0 && x.evidence[x.evidence.length - 1]?.settledT === null ? (x.evidence[x.evidence.length - 1] as FaultEvidence) : null;
+  if (!x.started && !h.running) {
+    return { state: 'idle', label: 'idle', text: 'Nothing is running yet. Press Start to send the workload to the cluster; then press Failover to crash a node and watch the client recover.' };
+  }
+  if (!h.running) {
+    return {
+      state: 'paused',
+      label: 'paused',
+      text: `Paused at t = ${formatSeconds(x.nowMs)}: no new operations are sent, the figures are frozen${h.inFlight > 0 ? ` (${formatCount(h.inFlight)} still in flight)` : ''}. Press Start to resume.`,
+    };
+  }
+  const served = `${pct(h.service.share)} of demand served (${HEADLINE_WINDOW_LABEL})`;
+  const since = open !== null ? ` ${formatSeconds(Math.max(0, x.nowMs - open.t))} ago` : '';
+  const starved = x.poolSize > 0 && h.stalled >= STARVED_POOL_SHARE * x.poolSize;
+  if (h.service.verdict === 'notServing' && (starved || h.rejectedPerSec > 0)) {
+    const why = [
+      `${formatCount(h.stalled)} operations stalled > ${formatSeconds(STALL_THRESHOLD_MS)} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.inFlight / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`,
+      h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null,
+      'healthy segments starved',
+    ].filter(Boolean);
+    const amp = open !== null ? amplification(open) : null;
+    return {
+      state: 'storm',
+      label: 'storm — not serving',
+      text: `Not serving: ${served}. ${why.join('; ')}.${amp !== null ? ` Cause: ${amp}${open !== null && open.overBudget > 0 ? `, ${formatCount(open.overBudget)} ops past their attempt budget` : ''}.` : ''}`,
+    };
+  }
+  if (h.service.verdict !== 'healthy') {
+    const what = open !== null ? `${describeFault(open)},${since}` : 'no fault injected';
+    const parts = [h.failedPerSec > 0 ? `${formatRate(h.failedPerSec)} ops/s fail` : null, h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null, h.stalled > 0 ? `${formatCount(h.stalled)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}` : null].filter(Boolean);
+    return { state: 'fault', label: 'fault in progress', text: `Fault in progress — ${what}: ${served}${parts.length > 0 ? `; ${parts.join(', ')}` : ''}. The client retries within its bounds and refreshes its map.` };
+  }
+  if (open !== null) {
+    return {
+      state: 'recovering',
+      label: 'recovering',
+      text: `Recovering from the ${describeFault(open)}${since}: ${served} again; the fault's card closes after 3 s without a failing attempt, stall or rejection.`,
+    };
+  }
+  return {
+    state: 'healthy',
+    label: 'running healthy',
+    text: `Running healthy: ${served}, ${formatRate(h.servedPerSec)} ops/s${h.p99Ms !== null ? `, p99 ${formatRate(h.p99Ms)} ms` : ''}.${x.evidence.length === 0 ? ' Next: press Failover to crash a node.' : ''}`,
+  };
+}
+
+export type EvidenceSeverity = 'ok' | 'warn' | 'bad';
+
+export interface EvidenceCard {
+  readonly id: number;
+  /** "failover (crash) of node 1 at 12.3 s" */
+  readonly title: string;
+  /** "ongoing · 2.1 s" / "settled after 4.2 s" */
+  readonly status: string;
+  readonly severity: EvidenceSeverity;
+  /** the findings, worst first */
+  readonly facts: readonly string[];
+}
+
+/** one fault's evidence as a card; `poolSize` for the share of the pool the fault held; `running` false: the session is paused */
+export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: number, running = true): EvidenceCard {
+  const facts: string[] = [];
+  if (e.overBudget > 0) facts.push(`attempt budget exceeded by ${formatCount(e.overBudget)} ops`);
+  if (e.healthyLostMs > 0 && e.healthyBaselinePerSec !== null) facts.push(`healthy throughput lost for ${formatSeconds(e.healthyLostMs)} (below half of ${formatRate(e.healthyBaselinePerSec)} ops/s)`);
+  if (e.stalledPeak > 0) facts.push(`up to ${formatCount(e.stalledPeak)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}${poolSize > 0 ? ` (pool ${formatCount(poolSize)})` : ''}`);
+  if (e.rejected > 0) facts.push(`${formatCount(e.rejected)} arrivals turned away (pool full)`);
+  const amp = amplification(e);
+  if (amp !== null) facts.push(amp);
+  if (e.opsHit > 0) facts.push(`${formatCount(e.opsHit)} ops hit, ${formatCount(e.failed)} failed`);
+  else if (e.failed > 0) facts.push(`${formatCount(e.failed)} ops failed`);
+  if (facts.length === 0) facts.push('no operation affected');
+  const starved = poolSize > 0 && e.stalledPeak >= STARVED_POOL_SHARE * poolSize;
+  const bad = e.overBudget > 0 || e.rejected > 0 || starved || e.healthyLostMs >= 1000;
+  const warn = e.failed > 0 || e.healthyLostMs > 0 || e.opsHit > 0;
+  return {
+    id: e.id,
+    title: `${describeFault(e)} at ${formatSeconds(e.t)}`,
+    status:
+      e.settledT !== null
+        ? `settled after ${formatSeconds(Math.max(0, e.settledT - e.t))}`
+        : `${running ? 'ongoing' : 'open at pause'} · ${formatSeconds(Math.max(0, nowMs - e.t))}`,
+    severity: bad ? 'bad' : warn ? 'warn' : 'ok',
+    facts,
+  };
+}
+
+/** the cards still shown (not dismissed), newest first */
+export function selectEvidenceCards(evidence: readonly FaultEvidence[], dismissed: readonly number[], poolSize: number, nowMs: number, running = true): EvidenceCard[] {
+  const gone = new Set(dismissed);
+  return evidence
+    .filter((e) => !gone.has(e.id))
+    .map((e) => selectEvidenceCard(e, poolSize, nowMs, running))
+    .reverse();
+}

@@ -1,0 +1,38 @@
+/** What this is and what to do, in three steps that tick off as the session goes. */
+import { useShallow } from 'zustand/react/shallow';
+import { BUG_HELP } from '../controls/BugToggles';
+import { useDashboard } from '../store/StoreContext';
+
+export function Guide() {
+  const { everStarted, faults, storm, stormFault } = useDashboard(
+    useShallow((s) => ({
+      everStarted: s.everStarted,
+      faults: s.faultMarkers.filter((f) => f.action === 'failover').length,
+      storm: s.clientConfig.bugs.deadlineReplacesAttempts,
+      stormFault: s.snapshot.evidence.some((e) => e.action === 'failover' && e.overBudget > 0),
+    })),
+  );
+  const steps: { done: boolean; text: string }[] = [
+    { done: everStarted, text: 'Start' },
+    { done: faults > 0, text: 'Failover: the fixed client recovers' },
+    { done: storm && stormFault, text: `“${BUG_HELP.deadlineReplacesAttempts.label}” on (left), Failover again: the storm` },
+  ];
+  return (
+    <div className="guide" aria-label="How to use this page">
+      <p className="guide-what">
+        A real Zaris client against a live cluster in Web Workers: crash, add and restore nodes and watch its retries and map refreshes — and how a
+        historical client bug turned one failover into an outage.
+      </p>
+      <ol className="guide-steps">
+        {steps.map((s, i) => (
+          <li key={i} className={s.done ? 'done' : ''}>
+            <span className="step-n" aria-hidden="true">
+              {s.done ? '✓' : i + 1}
+            </span>
+            {s.text}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
