@@ -37,6 +37,13 @@ export interface SegmentInfo {
   phase: SegmentPhase;
   /** the owner before the segment lost every owner (it holds the data) */
   lastOwner: NodeId;
+  /**
+   * the nodes that hold the segment by assignment (owner and replicas when
+   * every member is healthy): a member that returns rejoins the replica set
+   * of every segment it is assigned to. `replicas` is the in-sync subset (it
+   * shrinks when a replica misses a write or dies).
+   */
+  placement: NodeId[];
 }
 
 /** A stored value; `value === null` is a tombstone (the key was deleted). */
@@ -66,7 +73,7 @@ export class ClusterState {
       const owner = s % config.nodes;
       const replicas: NodeId[] = [];
       for (let r = 1; r <= config.replicas; r++) replicas.push((owner + r) % config.nodes);
-      this.segments.push({ preferred: owner, owner, replicas, phase: 'stable', lastOwner: owner });
+      this.segments.push({ preferred: owner, owner, replicas, phase: 'stable', lastOwner: owner, placement: [owner, ...replicas] });
     }
   }
 

@@ -403,16 +403,23 @@ describe('failback', () => {
     expect(state.node(1).declaredDead).toBe(false);
     expect(state.map().nodes).toEqual([0, 1, 2]);
     expect(state.epoch).toBe(epoch + 1);
-    expect(rec.topology('catchUpStart')).toMatchObject([{ t: 6000, node: 1, segments: [1, 4, 7] }]);
+    // its preferred segments, and node 0's, which it is an assigned replica of (it left their replica sets when it died)
+    expect(rec.topology('catchUpStart')).toMatchObject([{ t: 6000, node: 1, segments: [0, 1, 3, 4, 6, 7] }]);
+    for (const s of [0, 3, 6]) expect(state.segment(s)).toMatchObject({ owner: 0, replicas: [], placement: [0, 1] });
     // during catch-up node 2 still owns them; node 1 is no replica yet
     expect(ask(state, 1, 1, 'get').status).toBe(KvStatus.Moved);
-    const keys = 3 * (4 + 3);
+    const keys = 3 * (4 + 3) + 3 * 4;
     const catchUp = cfg.catchUpBaseMs + keys * cfg.catchUpMsPerKey;
     sched.advanceTo(6000 + catchUp - 0.001);
     expect(rec.topology('catchUpEnd')).toEqual([]);
     expect(owners(state)).toEqual([0, 2, 2, 0, 2, 2, 0, 2]);
     sched.advanceTo(6000 + catchUp);
-    expect(rec.topology('catchUpEnd')).toMatchObject([{ t: 6000 + catchUp, segments: [1, 4, 7] }]);
+    expect(rec.topology('catchUpEnd')).toMatchObject([{ t: 6000 + catchUp, segments: [0, 1, 3, 4, 6, 7] }]);
+    // back in the replica sets of the segments it is only assigned to (no handback there)
+    for (const s of [0, 3, 6]) {
+      expect(state.segment(s)).toMatchObject({ owner: 0, replicas: [1], phase: 'stable' });
+      expect(state.store(1, s)).toEqual(state.store(0, s));
+    }
     expect(rec.topology('handoffStart')).toMatchObject([{ t: 6000 + catchUp, node: 1, segments: [1, 4, 7], epoch: epoch + 2 }]);
     expect(state.node(1).status).toBe('up');
     for (const s of [1, 4, 7]) {

@@ -69,6 +69,10 @@ export class ControlPlane {
   private readonly phases: number[] = [];
   private readonly data: DataMover;
   private readonly detection: 'modelled' | 'external';
+  /** members added by scale-out that have not reached their share of segments yet */
+  private readonly joiners = new Set<NodeId>();
+  /** joiners with a rebalance in progress */
+  private readonly rebalancing = new Set<NodeId>();
 
   constructor(
     private readonly state: ClusterState,
@@ -168,6 +172,8 @@ export class ControlPlane {
       n.status = 'up';
       n.busyUntil = this.scheduler.now();
       this.fault('resume', node, []);
+      // it may have left replica sets while it was silent: it rejoins them
+      this.repairReplicas();
     }
   }
 
@@ -226,6 +232,8 @@ export class ControlPlane {
     this.topology('nodeDown', node, touched);
     if (promoted.length > 0) this.topology('promoted', node, promoted);
     if (unavailable.length > 0) this.topology('unavailable', node, unavailable);
+    this.replan();
+    this.repairReplicas();
   }
 
   /**
@@ -239,6 +247,52 @@ export class ControlPlane {
     if (!seg.replicas.includes(replica)) return;
     seg.replicas = seg.replicas.filter((r) => r !== replica);
     this.state.touch();
+    // a replica that is still up (a late ack) catches up and rejoins
+    this.repairReplicas();
+  }
+
+  /** segments `node` is an assigned replica of but not in the replica set of (their owner serves) */
+  private replicaGaps(node: NodeId): number[] {
+    const st = this.state;
+    return st.segments.flatMap((s, i) =>
+      s.preferred !== node && s.placement.includes(node) && s.owner !== node && s.owner !== NO_OWNER && !s.replicas.includes(node) ? [i] : [],
+    );
+  }
+
+  /**
+   * Every member that is up and assigned to a segment whose owner serves,
+   * but is not in its replica set (which has room), catches up and rejoins
+   * it. Run after each change that can open such a gap (a member returned,
+   * an owner came back, a replica was reported lost).
+   */
+  private repairReplicas(): void {
+    const st = this.state;
+    const gaps = new Map<NodeId, number[]>();
+    st.segments.forEach((seg, s) => {
+      if (seg.owner === NO_OWNER || !st.isServing(seg.owner) || seg.replicas.length >= st.config.replicas) return;
+      for (const n of seg.placement) {
+        if (n === seg.owner || seg.replicas.includes(n)) continue;
+        const info = st.node(n);
+        if (info.status !== 'up' || info.declaredDead) continue;
+        const list = gaps.get(n) ?? [];
+        list.push(s);
+        gaps.set(n, list);
+      }
+    });
+    for (const [n, segments] of gaps) this.resync(n, segments);
+  }
+
+  /**
+   * `node` (serving) catches up on segments it is an assigned replica of but
+   * left the replica set of (it was hung, or an ack was late), then is in
+   * their replica sets again: no ownership change, so no epoch. It is
+   * `recovering` meanwhile (serving, not yet a caught-up replica).
+   */
+  private resync(node: NodeId, segments: readonly number[]): void {
+    if (segments.length === 0) return;
+    const n = this.state.node(node);
+    n.status = 'recovering';
+    this.catchUp(node, segments, false);
   }
 
   // ── failback ────────────────────────────────────────────────────────────
@@ -277,37 +331,56 @@ export class ControlPlane {
       st.bump();
       this.topology('reclaimed', node, reclaimed);
     }
-    const toSync = st.segments.flatMap((s, i) => (s.preferred === node && s.owner !== node && s.owner !== NO_OWNER ? [i] : []));
+    // its preferred segments (handed back after the catch-up) and the ones
+    // it is only an assigned replica of (it rejoins their replica sets)
+    const preferred = st.segments.flatMap((s, i) => (s.preferred === node && s.owner !== node && s.owner !== NO_OWNER ? [i] : []));
+    const toSync = [...preferred, ...this.replicaGaps(node)].sort((a, b) => a - b);
+    this.catchUp(node, toSync, true);
+    this.repairReplicas(); // segments it reclaimed: their up members rejoin
+  }
+
+  /** copies `toSync` to `node` after the catch-up time; `handBack`: then hands its preferred segments back */
+  private catchUp(node: NodeId, toSync: readonly number[], handBack: boolean): void {
+    const st = this.state;
+    const n = st.node(node);
     const keys = toSync.reduce((sum, s) => sum + this.data.keyCount(st.segment(s).owner, s), 0);
     const { catchUpBaseMs, catchUpMsPerKey } = st.config;
     this.topology('catchUpStart', node, toSync);
-    const incarnation = n.incarnation;
+    const { incarnation, silence } = n;
     this.scheduler.setTimer(catchUpBaseMs + keys * catchUpMsPerKey, () => {
-      if (n.incarnation !== incarnation || n.status !== 'recovering') return;
-      this.finishCatchUp(node, toSync);
+      if (n.incarnation !== incarnation || n.silence !== silence || n.status !== 'recovering') return;
+      this.finishCatchUp(node, toSync, handBack);
     });
   }
 
-  private finishCatchUp(node: NodeId, toSync: readonly number[]): void {
+  private finishCatchUp(node: NodeId, toSync: readonly number[], handBack: boolean): void {
     const st = this.state;
     const synced: number[] = [];
     for (const s of toSync) {
       const seg = st.segment(s);
       if (seg.owner === NO_OWNER || seg.owner === node || !st.isServing(seg.owner)) continue;
+      if (seg.replicas.includes(node)) {
+        synced.push(s);
+        continue;
+      }
+      // a segment it is only assigned to, whose replica set filled up meanwhile, stays without it
+      if (seg.preferred !== node && seg.replicas.length >= st.config.replicas) continue;
       this.data.copySegment(seg.owner, node, s);
-      if (!seg.replicas.includes(node)) seg.replicas.push(node);
+      seg.replicas.push(node);
       synced.push(s);
     }
     st.node(node).status = 'up';
     st.touch();
     this.topology('catchUpEnd', node, synced);
+    this.repairReplicas();
+    if (!handBack) return;
     // Hand ownership back: fence the former owners, let the returning node
     // reach their fenced state, then flip (one epoch for the whole batch);
     // the former owner is a replica again once the handoff window closes.
     const moves: SegmentMove[] = [];
     for (const s of synced) {
       const seg = st.segment(s);
-      if (seg.phase !== 'stable') continue;
+      if (seg.phase !== 'stable' || seg.preferred !== node) continue;
       seg.phase = 'transitioning';
       moves.push({ segment: s, from: seg.owner });
     }
@@ -353,10 +426,19 @@ export class ControlPlane {
     const st = this.state;
     const joiner = st.addNode('joining');
     this.phases.push(this.rng.next() * st.config.heartbeatMs);
+    this.joiners.add(joiner.id);
     st.bump(); // membership changed: the map lists the new node
     const plan = this.rebalancePlan(joiner.id);
     this.fault('scaleOut', joiner.id, plan);
     this.topology('nodeJoined', joiner.id, plan);
+    this.rebalance(joiner.id, plan);
+  }
+
+  /** migrates `plan` to `joiner`, a few segments at a time */
+  private rebalance(joiner: NodeId, plan: readonly number[]): void {
+    const st = this.state;
+    const n = st.node(joiner);
+    this.rebalancing.add(joiner);
     let next = 0;
     let running = 0;
     const startNext = (): void => {
@@ -365,27 +447,58 @@ export class ControlPlane {
         const seg = st.segment(s);
         if (seg.phase !== 'stable' || seg.owner === NO_OWNER || !st.isServing(seg.owner)) continue;
         running++;
-        this.migrate(joiner.id, s, () => {
+        this.migrate(joiner, s, () => {
           running--;
           startNext();
         });
       }
-      if (running === 0 && next >= plan.length && joiner.status === 'joining') joiner.status = 'up';
+      if (running > 0 || next < plan.length) return;
+      this.rebalancing.delete(joiner);
+      if (n.status === 'joining') n.status = 'up';
+      if (st.ownedBy(joiner).length >= this.share()) this.joiners.delete(joiner);
     };
     startNext();
   }
 
-  /** take segments from the fullest owners until the joiner has its share */
+  /**
+   * After a member is declared dead, a joiner still short of its share
+   * (its scale-out came while that member was down but not yet declared
+   * dead, so the member's segments could not move) gets a new plan.
+   */
+  private replan(): void {
+    for (const j of [...this.joiners]) {
+      const n = this.state.node(j);
+      if (this.rebalancing.has(j) || !this.state.isServing(j) || n.declaredDead) continue;
+      const plan = this.rebalancePlan(j);
+      if (plan.length === 0) {
+        this.joiners.delete(j);
+        continue;
+      }
+      this.topology('nodeJoined', j, plan);
+      this.rebalance(j, plan);
+    }
+  }
+
+  /** segments per member: the members not declared dead share them */
+  private share(): number {
+    return Math.floor(this.state.segments.length / Math.max(1, this.state.members().length));
+  }
+
+  /**
+   * Take segments from the fullest serving owners until the joiner has its
+   * share. The share counts every member not declared dead (a down member's
+   * segments cannot move until it is declared dead and they are promoted).
+   */
   private rebalancePlan(joiner: NodeId): number[] {
     const st = this.state;
-    const serving = st.nodes.filter((n) => st.isServing(n.id) && !n.declaredDead);
-    const target = Math.floor(st.segments.length / serving.length);
-    const owned = new Map<NodeId, number[]>(serving.map((n) => [n.id, st.ownedBy(n.id)]));
+    const target = this.share();
+    const donors = st.nodes.filter((n) => n.id !== joiner && st.isServing(n.id) && !n.declaredDead);
+    const owned = new Map<NodeId, number[]>(donors.map((n) => [n.id, st.ownedBy(n.id).filter((s) => st.segment(s).phase === 'stable')]));
     const plan: number[] = [];
-    while (plan.length < target) {
+    const has = st.ownedBy(joiner).length;
+    while (has + plan.length < target) {
       let donor: NodeId | null = null;
       for (const [id, segs] of owned) {
-        if (id === joiner) continue;
         if (donor === null || segs.length > (owned.get(donor) as number[]).length) donor = id;
       }
       const segs = donor === null ? [] : (owned.get(donor) as number[]);
@@ -421,6 +534,7 @@ export class ControlPlane {
         const replicas = seg.replicas.filter((r) => r !== joiner && r !== source);
         if (replicas.length < st.config.replicas && st.isServing(source)) replicas.push(source);
         seg.replicas = replicas.slice(0, st.config.replicas);
+        seg.placement = [joiner, ...seg.placement.filter((r) => r !== joiner && r !== source), ...(seg.replicas.includes(source) ? [source] : [])].slice(0, st.config.replicas + 1);
         seg.owner = joiner;
         seg.preferred = joiner;
         seg.phase = 'stable';

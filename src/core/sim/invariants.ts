@@ -16,8 +16,9 @@ import { KvStatus } from '../domain/status';
 import type { OpKind } from '../domain/protocol';
 import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
 import { OpTable } from '../telemetry/opTable';
+import { AvailabilityWatch } from './availabilityRule';
 
-export const INVARIANTS = ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept'] as const;
+export const INVARIANTS = ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept', 'replicatedSegmentsAvailable'] as const;
 export type InvariantName = (typeof INVARIANTS)[number];
 
 export interface InvariantCheck {
@@ -87,8 +88,20 @@ export class InvariantChecker implements TelemetrySink {
   private finalLost = new Tally();
   private finalLostKeys: string[] = [];
   private finalChecked = false;
+  /** the availability rule (`availabilityRule.ts`): needs the cluster's truth, so only where a shell hands it over */
+  private availability: AvailabilityWatch | null = null;
 
   constructor(private readonly config: () => ClientConfig) {}
+
+  /** checks `replicatedSegmentsAvailable` against `state` at every fault and topology event */
+  watchCluster(state: ClusterState): void {
+    this.availability = new AvailabilityWatch(state);
+  }
+
+  /** closes the availability episodes still open when the run ends at `t` */
+  finishAvailability(t: number): void {
+    this.availability?.finish(t);
+  }
 
   emit(e: ZarisEvent): void {
     // Switch first: each case reads the fields of one event type only
@@ -147,8 +160,12 @@ export class InvariantChecker implements TelemetrySink {
       case 'refresh.waitAbandoned':
         this.tracked(e.op, e.t);
         return;
+      case 'fault':
+      case 'topology':
+        this.availability?.observe(e.t);
+        return;
       default:
-        // fault, topology, refresh.start / end / debounced: nothing per operation
+        // refresh.start / end / debounced: nothing per operation
         return;
     }
   }
@@ -249,7 +266,23 @@ export class InvariantChecker implements TelemetrySink {
         detail: `${this.overDeadline.count + this.overDeadlineInBackoff.count} operation(s) outlived their deadline by more than the bounded wait they were in (${this.overDeadlineInBackoff.count} in an unclamped backoff)${bugs.unclampedBackoff && this.overDeadlineInBackoff.count > 0 ? ' (expected: unclampedBackoff is on)' : ''}`,
         examples: [...this.overDeadline.examples, ...this.overDeadlineInBackoff.examples].slice(0, MAX_EXAMPLES),
       },
+      // only where a shell handed over the cluster's truth (headless runs, the live test kit)
+      ...(this.availability === null ? [] : [this.availabilityCheck(this.availability)]),
     ];
     return { ok: checks.every((c) => c.ok || c.expected), checks };
+  }
+
+  private availabilityCheck(a: AvailabilityWatch): InvariantCheck {
+    return {
+      name: 'replicatedSegmentsAvailable',
+      ok: a.violations === 0,
+      violations: a.violations,
+      expected: false,
+      detail:
+        a.violations === 0
+          ? 'no segment with an up, caught-up replica was unavailable longer than detection + promotion'
+          : `${a.violations} time(s) a segment with an up, caught-up member was unavailable or short of that replica longer than detection + promotion (${a.examples.join('; ')})`,
+      examples: [],
+    };
   }
 }
