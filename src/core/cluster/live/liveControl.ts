@@ -56,6 +56,8 @@ export class LiveControl {
   /** nodes with a live worker */
   private readonly linked = new Set<NodeId>();
   private readonly lastBeat = new Map<NodeId, number>();
+  /** node → how often it was linked (its current worker's incarnation) */
+  private readonly incarnations = new Map<NodeId, number>();
   private readonly keyCounts = new Map<NodeId, readonly number[]>();
   private readonly handoffs = new Map<number, Handoff>();
   private readonly dumps = new Map<number, Dump>();
@@ -117,7 +119,9 @@ export class LiveControl {
   nodeLinked(id: NodeId): void {
     this.linked.add(id);
     this.lastBeat.set(id, this.scheduler.now());
-    this.links.toNode(id, { kind: 'replay', segments: this.disks.replay(id) });
+    const incarnation = (this.incarnations.get(id) ?? 0) + 1;
+    this.incarnations.set(id, incarnation);
+    this.links.toNode(id, { kind: 'replay', incarnation, segments: this.disks.replay(id) });
     this.publish(true);
   }
 
@@ -157,9 +161,13 @@ export class LiveControl {
         this.control.replicaLost(msg.segment, msg.replica);
         return;
       case 'persist':
+        // a crashed incarnation's late writes were never acknowledged (an owner waits for `persisted`): dropped
+        if (msg.incarnation !== this.incarnations.get(id)) return;
         for (const w of msg.writes) this.disks.write(id, w.segment, w.key, w.entry);
+        this.send(id, { kind: 'persisted', seq: msg.seq });
         return;
       case 'persistSegment':
+        if (msg.incarnation !== this.incarnations.get(id)) return;
         this.disks.merge(id, msg.segment, msg.entries);
         return;
       case 'caughtUp':

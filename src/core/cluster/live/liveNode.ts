@@ -46,6 +46,13 @@ export class LiveNode {
   private readonly repWaits = new Map<number, () => void>();
   /** writes applied and not yet posted to the disk (posted as one batch per tick, or before an acknowledgement) */
   private diskBatch: DiskWrite[] = [];
+  /** this worker's incarnation, from its replay (-1 before: nothing is posted to the disk until then) */
+  private incarnation = -1;
+  /** seq of the last disk batch posted / acknowledged durable */
+  private diskSeq = 0;
+  private durableSeq = 0;
+  /** acknowledgements waiting for their disk batch, in seq order */
+  private durableWaits: { readonly seq: number; readonly fn: () => void }[] = [];
 
   constructor(
     readonly self: NodeId,
@@ -80,29 +87,51 @@ export class LiveNode {
     this.commit(replicate, () => respond(reply));
   }
 
-  /** a committed write: applied on every replica and posted to the disk, then `done` (the acknowledgement) */
+  /**
+   * A committed write: applied on every replica and durable on this node's
+   * disk, then `done` (the acknowledgement). Waiting for the disk's
+   * `persisted` (not only for the post) is what makes a restart safe: a
+   * worker restarted at once replays a disk that already holds every write
+   * it acknowledged.
+   */
   private commit(plan: ReplicationPlan, done: () => void): void {
-    this.persist(plan.segment, plan.key, plan.entry);
+    const seq = this.persist(plan.segment, plan.key, plan.entry);
     let waiting = plan.replicas.length + 1;
     const one = (): void => {
       if (--waiting > 0) return;
-      this.flushDisk(); // the disk has the write in its queue before the client can see the ack
-      done();
+      this.flushDisk();
+      this.whenDurable(seq, done);
     };
     for (const r of plan.replicas) this.replicateTo(r, plan, one);
     one();
   }
 
-  /** queues an applied write for the disk (posted within the tick, and always before its acknowledgement) */
-  private persist(segment: number, key: string, entry: ReplicationPlan['entry']): void {
+  /** queues an applied write for the disk (posted within the tick); returns the seq of its batch */
+  private persist(segment: number, key: string, entry: ReplicationPlan['entry']): number {
     if (this.diskBatch.length === 0) this.scheduler.setTimer(0, () => this.flushDisk());
     this.diskBatch.push({ segment, key, entry });
+    return this.diskSeq + 1;
   }
 
   private flushDisk(): void {
-    if (this.diskBatch.length === 0) return;
-    this.links.toControl({ kind: 'persist', writes: this.diskBatch });
+    if (this.diskBatch.length === 0 || this.incarnation < 0) return;
+    this.links.toControl({ kind: 'persist', incarnation: this.incarnation, seq: ++this.diskSeq, writes: this.diskBatch });
     this.diskBatch = [];
+  }
+
+  private whenDurable(seq: number, fn: () => void): void {
+    if (seq <= this.durableSeq) fn();
+    else this.durableWaits.push({ seq, fn });
+  }
+
+  private durable(seq: number): void {
+    this.durableSeq = Math.max(this.durableSeq, seq);
+    let i = 0;
+    while (i < this.durableWaits.length && (this.durableWaits[i] as { seq: number }).seq <= this.durableSeq) i++;
+    if (i === 0) return;
+    const ready = this.durableWaits.slice(0, i);
+    this.durableWaits = this.durableWaits.slice(i);
+    for (const w of ready) w.fn();
   }
 
   /** one replica: acked, or after REPLICATION_TIMEOUT_MS reported lost (the write is acknowledged without it) */
@@ -141,7 +170,7 @@ export class LiveNode {
         this.core.loadSnapshot(msg.segment, msg.entries);
         this.flushDisk(); // earlier writes first
         // the disk port is FIFO: the snapshot is durable before the control plane reads `caughtUp`
-        this.links.toControl({ kind: 'persistSegment', segment: msg.segment, entries: msg.entries });
+        this.links.toControl({ kind: 'persistSegment', incarnation: this.incarnation, segment: msg.segment, entries: msg.entries });
         if (msg.handoff !== undefined) this.links.toControl({ kind: 'caughtUp', handoff: msg.handoff, segment: msg.segment });
         return;
     }
@@ -151,8 +180,12 @@ export class LiveNode {
     switch (msg.kind) {
       case 'replay':
         for (const [segment, entries] of msg.segments) this.core.loadSnapshot(segment, entries);
+        this.incarnation = msg.incarnation;
         this.replayed = true;
+        this.flushDisk(); // replica writes that arrived before the replay
         return this.drain();
+      case 'persisted':
+        return this.durable(msg.seq);
       case 'view':
         this.core.applyView(msg.view);
         // a view in which this node no longer owns a fenced segment settles it

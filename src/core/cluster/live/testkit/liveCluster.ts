@@ -8,7 +8,11 @@
 import type { NodeId } from '../../../domain/clusterMap';
 import type { DataReply, DataRequest, NodeReply, OpKind } from '../../../domain/protocol';
 import { segmentOf } from '../../../domain/segment';
+import { DEFAULT_CLIENT_CONFIG } from '../../../client/config';
+import { KvStatus } from '../../../domain/status';
+import { InvariantChecker, type InvariantReport } from '../../../sim/invariants';
 import { Recorder } from '../../../sim/testkit/recorder';
+import { teeSink } from '../../../telemetry/events';
 import { VirtualScheduler } from '../../../time/virtualScheduler';
 import { DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from '../../clusterConfig';
 import { LiveControl } from '../liveControl';
@@ -31,6 +35,8 @@ export class LiveCluster {
   readonly rec = new Recorder();
   readonly config: ClusterConfig;
   readonly control: LiveControl;
+  /** the invariant checker the headless runs use, fed this cluster's events, its operations and its truth */
+  readonly checker = new InvariantChecker(() => DEFAULT_CLIENT_CONFIG);
   readonly nodes = new Map<NodeId, LiveNode>();
   /** one-way latency per link, ms (default 1) */
   latency: (from: End, to: End) => number = () => 1;
@@ -41,10 +47,11 @@ export class LiveCluster {
 
   constructor(config: Partial<ClusterConfig> = {}, seed = 1) {
     this.config = { ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 8, replicas: 1, ...config };
-    this.control = new LiveControl(this.config, seed, this.sched, this.rec, {
+    this.control = new LiveControl(this.config, seed, this.sched, teeSink([this.rec, this.checker]), {
       toNode: (node, msg) => this.deliver('c', node, () => this.nodes.get(node)?.fromControl(msg)),
       clusterView: () => undefined,
     });
+    this.checker.watchCluster(this.control.state);
     this.control.start();
     for (let id = 0; id < this.config.nodes; id++) this.spawn(id);
     this.run(10);
@@ -112,13 +119,27 @@ export class LiveCluster {
   send(node: NodeId, kind: OpKind, key: string, value?: string, onReply?: (r: DataReply) => void): number {
     const op = this.nextOp++;
     const req: DataRequest = { type: 'data', kind, key, segment: this.segment(key), value, epoch: 0, op };
+    const t0 = this.sched.now();
+    this.checker.emit({ t: t0, type: 'op.start', op, kind, key, segment: req.segment, deadline: null, budget: 1 });
     this.deliver('k', node, () => {
       this.nodes.get(node)?.request(req, (reply: NodeReply) => {
         this.deliver(node, 'k', () => {
           const r = reply as DataReply;
+          const t = this.sched.now();
           if (kind !== 'get' && r.status === 'Ok' && r.version !== undefined) {
-            this.acked.push({ op, key, value, version: r.version, node, t: this.sched.now() });
+            this.acked.push({ op, key, value, version: r.version, node, t });
           }
+          const real = r.status === KvStatus.Ok || r.status === KvStatus.NotFound || r.status === KvStatus.Conflict;
+          this.checker.emit({
+            t,
+            type: 'op.end',
+            op,
+            status: r.status,
+            attempts: 1,
+            latencyMs: t - t0,
+            ...(r.version !== undefined ? { version: r.version } : {}),
+            reason: r.status === KvStatus.Ok ? 'success' : real ? 'realAnswer' : 'attemptsExhausted',
+          });
           onReply?.(r);
         });
       });
@@ -132,6 +153,22 @@ export class LiveCluster {
     this.send(node, kind, key, value, (r) => (out = r));
     this.run(ms);
     return out;
+  }
+
+  /**
+   * The invariant report of everything so far: the checker's event rules,
+   * the availability rule, and every acknowledged write against the data the
+   * cluster holds now (read as the dashboard's Pause does).
+   */
+  verify(): InvariantReport {
+    const asOf = this.sched.now();
+    let versions: Map<string, number> | undefined;
+    this.control.clusterVersions((v) => (versions = v));
+    this.run(1_100);
+    const held = versions ?? new Map<string, number>();
+    this.checker.checkFinalData((key) => held.get(key) ?? 0, asOf);
+    this.checker.finishAvailability(this.sched.now());
+    return this.checker.report();
   }
 
   /** a key that hashes into `segment` */
