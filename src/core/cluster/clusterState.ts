@@ -1,5 +1,6 @@
 import { NO_OWNER, type ClusterMap, type NodeId } from '../domain/clusterMap';
 import type { ClusterConfig } from './clusterConfig';
+import { createLinkFaults, type LinkFaults } from './linkFaults';
 
 /** A member's health as the cluster's truth (not as the client sees it). */
 export type NodeStatus = 'up' | 'down' | 'hung' | 'joining' | 'recovering';
@@ -13,20 +14,14 @@ export interface NodeInfo {
   status: NodeStatus;
   /** the detector has declared this node dead (its segments were failed over) */
   declaredDead: boolean;
-  /** one-way latency multiplier on this node's link (slow link) */
-  slowFactor: number;
-  /** until this time, acknowledgements of committed writes are dropped */
-  lostAckUntil: number;
-  /** probability that an ack is dropped while lostAckUntil holds */
-  lostAckProbability: number;
+  /** the faults on this node's link to its clients (slow, lost ack, partition, garble) */
+  readonly link: LinkFaults;
   /** virtual time the node's single server is busy until */
   busyUntil: number;
   /** restarts so far (in-flight requests of an earlier incarnation are reset) */
   incarnation: number;
   /** bumped whenever the node speaks again (resume, rejoin): timers of an older silence are void */
   silence: number;
-  /** bumped by every slow fault: only the latest one's timer restores the link */
-  slowToken: number;
 }
 
 export interface SegmentInfo {
@@ -83,13 +78,10 @@ export class ClusterState {
       id,
       status,
       declaredDead: false,
-      slowFactor: 1,
-      lostAckUntil: -1,
-      lostAckProbability: 0,
+      link: createLinkFaults(),
       busyUntil: 0,
       incarnation: 0,
       silence: 0,
-      slowToken: 0,
     };
     this.nodes.push(node);
     this.data.push(Array.from({ length: this.config.segments }, () => new Map<string, Entry>()));

@@ -17,6 +17,7 @@ import { ClusterState } from './clusterState';
 import { ControlPlane } from './controlPlane';
 import { serveData } from './dataPath';
 import type { FaultCommand } from './faults';
+import { linkLatencyMs } from './linkFaults';
 
 const HB = DEFAULT_CLUSTER_CONFIG.heartbeatMs;
 const TIMEOUT = DEFAULT_CLUSTER_CONFIG.failureTimeoutMs;
@@ -493,27 +494,32 @@ describe('failback', () => {
   });
 });
 
+/** the latency factor on node `n`'s link now (linkFaults.ts) */
+function slowAt(state: ClusterState, sched: { now(): number }, n: number): number {
+  return linkLatencyMs(state.node(n).link, sched.now(), 1);
+}
+
 describe('slow links and lost acknowledgements', () => {
   it('slow sets the latency factor for durationMs, then clears it', () => {
     const { state, sched, rec, at } = setup();
     at(100, { action: 'slow', node: 0, factor: 4, durationMs: 1000 });
-    expect(state.node(0).slowFactor).toBe(4);
+    expect(slowAt(state, sched, 0)).toBe(4);
     expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'slow', node: 0, segments: [0, 3, 6], detail: 'latency ×4 for 1000 ms' }]);
     sched.advanceTo(1099);
-    expect(state.node(0).slowFactor).toBe(4);
+    expect(slowAt(state, sched, 0)).toBe(4);
     sched.advanceTo(1100);
-    expect(state.node(0).slowFactor).toBe(1);
+    expect(slowAt(state, sched, 0)).toBe(1);
     expect(state.epoch).toBe(1);
   });
 
   it('slow defaults: factor 10 for 5000 ms', () => {
     const { state, sched, at } = setup();
     at(0, { action: 'slow', node: 2 });
-    expect(state.node(2).slowFactor).toBe(10);
+    expect(slowAt(state, sched, 2)).toBe(10);
     sched.advanceTo(4999);
-    expect(state.node(2).slowFactor).toBe(10);
+    expect(slowAt(state, sched, 2)).toBe(10);
     sched.advanceTo(5000);
-    expect(state.node(2).slowFactor).toBe(1);
+    expect(slowAt(state, sched, 2)).toBe(1);
   });
 
   it('a later slow fault with a different factor is not cleared by the earlier timer', () => {
@@ -521,9 +527,9 @@ describe('slow links and lost acknowledgements', () => {
     at(0, { action: 'slow', node: 0, factor: 10, durationMs: 1000 });
     at(500, { action: 'slow', node: 0, factor: 5, durationMs: 5000 });
     sched.advanceTo(2000);
-    expect(state.node(0).slowFactor).toBe(5);
+    expect(slowAt(state, sched, 0)).toBe(5);
     sched.advanceTo(5500);
-    expect(state.node(0).slowFactor).toBe(1);
+    expect(slowAt(state, sched, 0)).toBe(1);
   });
 
   // Same rule when the factor happens to be equal: the second fault asked for 5 s.
@@ -532,19 +538,19 @@ describe('slow links and lost acknowledgements', () => {
     at(0, { action: 'slow', node: 0, factor: 10, durationMs: 1000 });
     at(500, { action: 'slow', node: 0, factor: 10, durationMs: 5000 });
     sched.advanceTo(2000);
-    expect(state.node(0).slowFactor).toBe(10);
+    expect(slowAt(state, sched, 0)).toBe(10);
   });
 
   it('lostAck sets the window and probability; the window closes after durationMs', () => {
     const { state, sched, rec, at } = setup();
     at(100, { action: 'lostAck', node: 0, probability: 0.5, durationMs: 2000 });
-    expect(state.node(0)).toMatchObject({ lostAckUntil: 2100, lostAckProbability: 0.5 });
+    expect(state.node(0).link).toMatchObject({ lostAckUntil: 2100, lostAckProbability: 0.5 });
     expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'lostAck', node: 0, segments: [0, 3, 6], detail: 'p=0.5 for 2000 ms' }]);
     sched.advanceTo(2100);
-    expect(sched.now()).toBeGreaterThanOrEqual(state.node(0).lostAckUntil);
+    expect(sched.now()).toBeGreaterThanOrEqual(state.node(0).link.lostAckUntil);
     // defaults: p = 1 for 2000 ms
     at(3000, { action: 'lostAck', node: 1 });
-    expect(state.node(1)).toMatchObject({ lostAckUntil: 5000, lostAckProbability: 1 });
+    expect(state.node(1).link).toMatchObject({ lostAckUntil: 5000, lostAckProbability: 1 });
     expect(state.epoch).toBe(1);
   });
 });

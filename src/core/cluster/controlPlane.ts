@@ -10,7 +10,9 @@ import type { Rng } from '../rng';
 import type { TelemetrySink, TopologyChange } from '../telemetry/events';
 import type { Scheduler } from '../time/scheduler';
 import type { ClusterState, Entry } from './clusterState';
-import type { FaultCommand } from './faults';
+import { MAX_CLUSTER_NODES } from './clusterConfig';
+import { FAULTS, type FaultCommand } from './faults';
+import { applyLinkFault, type LinkFaultCommand } from './linkFaults';
 
 /** a segment that changes owner: `from` holds the state the new owner must reach */
 export interface SegmentMove {
@@ -91,24 +93,10 @@ export class ControlPlane {
     this.topology('initial', 0, this.state.segments.map((_, i) => i));
   }
 
-  /** carries out one fault now */
+  /** carries out one fault now (what each kind does: the fault registry, `faults.ts`) */
   apply(f: FaultCommand): void {
-    switch (f.action) {
-      case 'failover':
-        return this.crash(this.need(f));
-      case 'hang':
-        return this.hang(this.need(f), f.durationMs);
-      case 'resume':
-        return this.resume(this.need(f));
-      case 'scaleOut':
-        return this.scaleOut();
-      case 'failback':
-        return this.failback(f.node ?? this.firstDown());
-      case 'slow':
-        return this.slow(this.need(f), f.factor ?? 10, f.durationMs ?? 5_000);
-      case 'lostAck':
-        return this.lostAck(this.need(f), f.probability ?? 1, f.durationMs ?? 2_000);
-    }
+    if (FAULTS[f.action].node === 'required') this.need(f);
+    FAULTS[f.action].apply(this, f);
   }
 
   private need(f: FaultCommand): NodeId {
@@ -118,7 +106,8 @@ export class ControlPlane {
     return f.node;
   }
 
-  private firstDown(): NodeId {
+  /** the node a failback without a node brings back: the first one that is down (or declared dead, or hung); -1 if none */
+  firstDown(): NodeId {
     const n = this.state.nodes.find((x) => x.status === 'down' || x.declaredDead || x.status === 'hung');
     return n === undefined ? -1 : n.id;
   }
@@ -133,7 +122,8 @@ export class ControlPlane {
 
   // ── failover ────────────────────────────────────────────────────────────
 
-  private crash(node: NodeId): void {
+  /** failover: the node crashes */
+  crash(node: NodeId): void {
     const n = this.state.node(node);
     if (!this.state.isServing(node) && n.status !== 'hung') {
       this.fault('failover', node, [], 'ignored: node is already down');
@@ -145,7 +135,7 @@ export class ControlPlane {
     this.scheduleDetection(node);
   }
 
-  private hang(node: NodeId, durationMs?: number): void {
+  hang(node: NodeId, durationMs?: number): void {
     const n = this.state.node(node);
     if (n.status !== 'up' && n.status !== 'joining' && n.status !== 'recovering') {
       this.fault('hang', node, [], `ignored: node is ${n.status}`);
@@ -158,7 +148,7 @@ export class ControlPlane {
     if (durationMs !== undefined) this.scheduler.setTimer(durationMs, () => n.status === 'hung' && n.silence === silence && this.resume(node));
   }
 
-  private resume(node: NodeId): void {
+  resume(node: NodeId): void {
     const n = this.state.node(node);
     if (n.status !== 'hung') {
       this.fault('resume', node, [], `ignored: node is ${n.status}`);
@@ -297,7 +287,7 @@ export class ControlPlane {
 
   // ── failback ────────────────────────────────────────────────────────────
 
-  private failback(node: NodeId): void {
+  failback(node: NodeId): void {
     if (node < 0 || node >= this.state.nodes.length) {
       this.fault('failback', Math.max(node, 0), [], 'ignored: no node is down');
       return;
@@ -422,8 +412,12 @@ export class ControlPlane {
 
   // ── scale-out ───────────────────────────────────────────────────────────
 
-  private scaleOut(): void {
+  scaleOut(): void {
     const st = this.state;
+    if (st.nodes.length >= MAX_CLUSTER_NODES) {
+      this.fault('scaleOut', st.nodes.length - 1, [], `ignored: the cluster has ${st.nodes.length} nodes, the most it may have (${MAX_CLUSTER_NODES})`);
+      return;
+    }
     const joiner = st.addNode('joining');
     this.phases.push(this.rng.next() * st.config.heartbeatMs);
     this.joiners.add(joiner.id);
@@ -546,22 +540,27 @@ export class ControlPlane {
     });
   }
 
-  // ── link and ack faults ─────────────────────────────────────────────────
+  // ── link faults ─────────────────────────────────────────────────────────
 
-  private slow(node: NodeId, factor: number, durationMs: number): void {
-    const n = this.state.node(node);
-    n.slowFactor = factor;
-    const token = ++n.slowToken;
-    this.fault('slow', node, this.state.ownedBy(node), `latency ×${factor} for ${durationMs} ms`);
-    this.scheduler.setTimer(durationMs, () => {
-      if (n.slowToken === token) n.slowFactor = 1;
-    });
+  /** a fault on the node's client link (`linkFaults.ts`: the same state and rules in both shells) */
+  linkFault(node: NodeId, action: FaultCommand['action'], cmd: LinkFaultCommand): void {
+    applyLinkFault(this.state.node(node).link, cmd, this.scheduler.now());
+    this.fault(action, node, this.state.ownedBy(node), linkDetail(cmd));
   }
+}
 
-  private lostAck(node: NodeId, probability: number, durationMs: number): void {
-    const n = this.state.node(node);
-    n.lostAckUntil = this.scheduler.now() + durationMs;
-    n.lostAckProbability = probability;
-    this.fault('lostAck', node, this.state.ownedBy(node), `p=${probability} for ${durationMs} ms`);
+/** the fault event's detail of a link fault */
+function linkDetail(cmd: LinkFaultCommand): string | undefined {
+  switch (cmd.kind) {
+    case 'slow':
+      return `latency ×${cmd.factor} for ${cmd.durationMs} ms`;
+    case 'lostAck':
+      return `p=${cmd.probability} for ${cmd.durationMs} ms`;
+    case 'partition':
+      return `${cmd.direction === 'in' ? 'requests to the node' : 'replies of the node'} lost for ${cmd.durationMs} ms`;
+    case 'garble':
+      return `p=${cmd.probability} for ${cmd.durationMs} ms`;
+    case 'heal':
+      return undefined;
   }
 }

@@ -20,7 +20,14 @@ export function ownershipFailureStatus(state: ClusterState, segment: number): Kv
   return state.segment(segment).phase === 'transitioning' ? KvStatus.OwnershipChanging : KvStatus.Moved;
 }
 
-/** The routing decision of node `node` for a request on `segment`: serve, or which status. */
+/**
+ * The routing decision of node `node` for a request on `segment`: serve, or
+ * which status. A node that knows the segment has no reachable owner — none
+ * at all, or one its view lists as crashed or hung (the detector has not
+ * promoted a replica yet) — answers `Unavailable`: re-routing cannot help,
+ * so the client retries after a backoff without a refresh. A replica still
+ * serves reads.
+ */
 export function routeAt(state: ClusterState, node: NodeId, req: DataRequest): 'serve' | KvStatus {
   const seg = state.segment(req.segment);
   const write = isWrite(req.kind);
@@ -30,7 +37,10 @@ export function routeAt(state: ClusterState, node: NodeId, req: DataRequest): 's
   }
   if (seg.owner === NO_OWNER) return KvStatus.Unavailable;
   if (seg.phase === 'transitioning') return KvStatus.OwnershipChanging;
-  if (seg.replicas.includes(node)) return write ? KvStatus.ReplicaWriteRejected : 'serve';
+  const replica = seg.replicas.includes(node);
+  if (replica && !write) return 'serve';
+  if (!state.isServing(seg.owner)) return KvStatus.Unavailable;
+  if (replica) return KvStatus.ReplicaWriteRejected;
   return ownershipFailureStatus(state, req.segment);
 }
 

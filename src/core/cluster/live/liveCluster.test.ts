@@ -232,3 +232,18 @@ describe('issue 11 regressions on the live protocol', () => {
     expect(c.control.state.node(3).status).toBe('up');
   });
 });
+
+describe('Unavailable from a node that knows the owner is gone', () => {
+  it('a replica answers a write Unavailable while its owner is down and not yet replaced, and serves it after the promotion', () => {
+    const c = new LiveCluster();
+    const key = c.keyIn(0); // segment 0: owner 0, replica 1
+    expect(c.ask(0, 'put', key, 'a')?.status).toBe(KvStatus.Ok);
+    c.kill(0);
+    c.run(20); // the view (node 0 down) reaches node 1
+    expect(c.ask(1, 'put', key, 'b')?.status).toBe(KvStatus.Unavailable);
+    expect(c.ask(1, 'get', key)).toMatchObject({ status: KvStatus.Ok, value: 'a' }); // a replica still serves reads
+    expect(c.ask(2, 'put', key, 'b')?.status).toBe(KvStatus.Unavailable);
+    c.run(DETECTION_MS);
+    expect(c.ask(1, 'put', key, 'b')).toMatchObject({ status: KvStatus.Ok, version: 2 });
+  });
+});

@@ -18,7 +18,7 @@ import type { Scheduler, TimerId } from '../../time/scheduler';
 import type { ClusterConfig } from '../clusterConfig';
 import { ClusterState, type Entry } from '../clusterState';
 import { ControlPlane, type DataMover, type SegmentMove } from '../controlPlane';
-import type { FaultCommand } from '../faults';
+import { FAULTS, type FaultCommand } from '../faults';
 import { clusterViewOf, nodeViewOf, type ClusterView } from '../views';
 import { DiskStore } from './diskStore';
 import type { ControlToNode, NodeToControl, SegmentEntries } from './protocol';
@@ -222,8 +222,8 @@ export class LiveControl {
       const n = this.state.nodes[node];
       if (cmd.action === 'hang' && n?.status === 'hung') this.send(node, { kind: 'hang', on: true });
       if (cmd.action === 'resume') this.send(node, { kind: 'hang', on: false });
-      if (cmd.action === 'slow') this.send(node, { kind: 'slow', factor: cmd.factor ?? 10, untilMs: cmd.durationMs ?? 5000 });
-      if (cmd.action === 'lostAck') this.send(node, { kind: 'lostAck', probability: cmd.probability ?? 1, untilMs: cmd.durationMs ?? 2000 });
+      const link = FAULTS[cmd.action].link;
+      if (link !== undefined) this.send(node, { kind: 'link', cmd: link(cmd) });
       if (cmd.action === 'hang' && cmd.durationMs !== undefined) this.scheduler.setTimer(cmd.durationMs, () => this.send(node, { kind: 'hang', on: false }));
       if (cmd.action === 'failback' || cmd.action === 'resume') this.lastBeat.set(node, this.scheduler.now());
     }

@@ -12,6 +12,7 @@ import type { NodeReply, NodeRequest } from '../../domain/protocol';
 import { KvStatus } from '../../domain/status';
 import type { Scheduler } from '../../time/scheduler';
 import type { ClusterConfig } from '../clusterConfig';
+import { createLinkFaults, applyLinkFault, type LinkFaults } from '../linkFaults';
 import { NodeCore, type ReplicationPlan } from '../nodeCore';
 import type { ControlToNode, DiskWrite, NodeToControl, PeerMessage } from './protocol';
 
@@ -36,6 +37,8 @@ export class LiveNode {
   readonly core: NodeCore;
   /** answers nothing, replicates nothing, sends no heartbeat */
   hung = false;
+  /** the faults on this node's client link; the worker shell asks `linkFaults.ts` what they do to each request and reply */
+  readonly link: LinkFaults = createLinkFaults();
   /** segment → handoff id: fenced for a handoff, answers OwnershipChanging until the new view */
   private readonly fenced = new Map<number, number>();
   private replayed = false;
@@ -213,9 +216,9 @@ export class LiveNode {
       case 'hang':
         this.hung = msg.on;
         return;
-      case 'slow':
-      case 'lostAck':
-        return; // link effects: the worker shell applies them to its answers
+      case 'link':
+        applyLinkFault(this.link, msg.cmd, this.scheduler.now());
+        return;
     }
   }
 

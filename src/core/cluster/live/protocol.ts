@@ -6,6 +6,7 @@
  */
 import type { NodeId } from '../../domain/clusterMap';
 import type { Entry } from '../clusterState';
+import type { LinkFaultCommand } from '../linkFaults';
 import type { NodeView } from '../nodeCore';
 
 /** one segment's copy: key → entry (tombstones included, so a delete survives a copy) */
@@ -58,5 +59,5 @@ export type ControlToNode =
   | { readonly kind: 'unfence'; readonly segment: number }
   | { readonly kind: 'dump'; readonly id: number }
   | { readonly kind: 'hang'; readonly on: boolean }
-  | { readonly kind: 'slow'; readonly factor: number; readonly untilMs: number }
-  | { readonly kind: 'lostAck'; readonly probability: number; readonly untilMs: number };
+  /** a fault on the node's client link (slow, lost ack, partition, garble): the node applies it to its LinkFaults */
+  | { readonly kind: 'link'; readonly cmd: LinkFaultCommand };
