@@ -11,6 +11,7 @@ import type { TelemetrySink, TopologyChange } from '../telemetry/events';
 import type { Scheduler } from '../time/scheduler';
 import type { ClusterState, Entry } from './clusterState';
 import { MAX_CLUSTER_NODES } from './clusterConfig';
+import { FailureDetector } from './failureDetector';
 import { FAULTS, type FaultCommand } from './faults';
 import { applyLinkFault, type LinkFaultCommand } from './linkFaults';
 
@@ -69,6 +70,8 @@ export interface ControlPlaneOptions {
 export class ControlPlane {
   /** each node's heartbeat phase within a period, ms */
   private readonly phases: number[] = [];
+  /** the failure-detection rule (both shells) */
+  readonly detector: FailureDetector;
   private readonly data: DataMover;
   private readonly detection: 'modelled' | 'external';
   /** members added by scale-out that have not reached their share of segments yet */
@@ -85,6 +88,7 @@ export class ControlPlane {
   ) {
     this.data = options.data ?? stateDataMover(state);
     this.detection = options.detection ?? 'modelled';
+    this.detector = new FailureDetector(state.config);
     for (let i = 0; i < state.nodes.length; i++) this.phases.push(rng.next() * state.config.heartbeatMs);
   }
 
@@ -168,26 +172,31 @@ export class ControlPlane {
   }
 
   /**
-   * Heartbeats every heartbeatMs at the node's phase; the detector checks on
-   * the same period and declares a node dead once failureTimeoutMs passed
-   * since the first heartbeat it missed. So detection takes between
-   * failureTimeoutMs and failureTimeoutMs + 2 periods, depending on where
-   * the crash falls.
+   * Modelled detection (simulation): a serving node beats at its phase +
+   * k × heartbeatMs, so its last beat is the last such slot at or before it
+   * went silent; the detector checks once, at the first check time its rule
+   * (`failureDetector.ts`) says dead, and declares the node dead if it is
+   * still silent (no restart, no resume since).
    */
   private scheduleDetection(node: NodeId): void {
     if (this.detection === 'external') return;
-    const { heartbeatMs, failureTimeoutMs } = this.state.config;
+    const hb = this.state.config.heartbeatMs;
     const now = this.scheduler.now();
     const phase = this.phases[node] ?? 0;
-    const lastBeat = Math.floor((now - phase) / heartbeatMs) * heartbeatMs + phase;
-    const missed = lastBeat + heartbeatMs;
-    const detectAt = Math.ceil((missed + failureTimeoutMs) / heartbeatMs) * heartbeatMs;
+    this.detector.beat(node, Math.floor((now - phase) / hb) * hb + phase);
+    const checkAt = this.detector.nextCheckAt(this.detector.deadFrom(node));
     const { incarnation, silence } = this.state.node(node);
-    this.scheduler.setTimer(Math.max(0, detectAt - now), () => {
+    this.scheduler.setTimer(Math.max(0, checkAt - now), () => {
       const n = this.state.node(node);
       const stillSilent = n.incarnation === incarnation && n.silence === silence;
-      if ((n.status === 'down' || n.status === 'hung') && !n.declaredDead && stillSilent) this.declareDead(node);
+      if ((n.status === 'down' || n.status === 'hung') && !n.declaredDead && stillSilent && this.detector.isDead(node, this.scheduler.now())) this.declareDead(node);
     });
+  }
+
+  /** a detector check now (live: every heartbeatMs): declares dead every member the rule says is */
+  check(): void {
+    const now = this.scheduler.now();
+    for (const n of this.state.nodes) if (!n.declaredDead && this.detector.isDead(n.id, now)) this.declareDead(n.id);
   }
 
   /** the detector's verdict: fail the node's segments over to live replicas */

@@ -55,7 +55,6 @@ export class LiveControl {
   readonly disks: DiskStore;
   /** nodes with a live worker */
   private readonly linked = new Set<NodeId>();
-  private readonly lastBeat = new Map<NodeId, number>();
   /** node → how often it was linked (its current worker's incarnation) */
   private readonly incarnations = new Map<NodeId, number>();
   private readonly keyCounts = new Map<NodeId, readonly number[]>();
@@ -86,8 +85,7 @@ export class LiveControl {
 
   /** announces the initial topology and starts detection and view publishing */
   start(): void {
-    const hb = this.state.config.heartbeatMs;
-    this.every(Math.min(hb, 250), () => this.detect());
+    this.every(this.state.config.heartbeatMs, () => this.detect());
     this.every(50, () => this.publish(false));
     this.every(1_000, () => this.publish(true));
     this.control.announce();
@@ -118,7 +116,7 @@ export class LiveControl {
   /** a node worker (initial, scale-out, restart) is linked: it replays its disk, then gets the view */
   nodeLinked(id: NodeId): void {
     this.linked.add(id);
-    this.lastBeat.set(id, this.scheduler.now());
+    this.control.detector.beat(id, this.scheduler.now());
     const incarnation = (this.incarnations.get(id) ?? 0) + 1;
     this.incarnations.set(id, incarnation);
     this.links.toNode(id, { kind: 'replay', incarnation, segments: this.disks.replay(id) });
@@ -141,20 +139,16 @@ export class LiveControl {
     this.links.clusterView(view);
   }
 
+  /** a detector check on the heartbeats that arrived (the rule: `failureDetector.ts`) */
   private detect(): void {
-    const now = this.scheduler.now();
-    for (const n of this.state.nodes) {
-      if (n.declaredDead) continue;
-      const last = this.lastBeat.get(n.id) ?? now;
-      if (now - last > this.state.config.failureTimeoutMs) this.control.declareDead(n.id);
-    }
+    this.control.check();
     this.publish(false);
   }
 
   fromNode(id: NodeId, msg: NodeToControl): void {
     switch (msg.kind) {
       case 'heartbeat':
-        this.lastBeat.set(id, this.scheduler.now());
+        this.control.detector.beat(id, this.scheduler.now());
         this.keyCounts.set(id, msg.keyCounts);
         return;
       case 'replicaLost':
@@ -225,7 +219,7 @@ export class LiveControl {
       const link = FAULTS[cmd.action].link;
       if (link !== undefined) this.send(node, { kind: 'link', cmd: link(cmd) });
       if (cmd.action === 'hang' && cmd.durationMs !== undefined) this.scheduler.setTimer(cmd.durationMs, () => this.send(node, { kind: 'hang', on: false }));
-      if (cmd.action === 'failback' || cmd.action === 'resume') this.lastBeat.set(node, this.scheduler.now());
+      if (cmd.action === 'failback' || cmd.action === 'resume') this.control.detector.beat(node, this.scheduler.now());
     }
     this.publish(true);
   }
