@@ -1,5 +1,6 @@
 import { NO_OWNER, type ClusterMap, type NodeId } from '../domain/clusterMap';
 import type { ClusterConfig } from './clusterConfig';
+import { freshestCopy } from './freshestCopy';
 import { createLinkFaults, type LinkFaults } from './linkFaults';
 
 /** A member's health as the cluster's truth (not as the client sees it). */
@@ -157,17 +158,6 @@ export class ClusterState {
   authoritative(segment: number): Map<string, Entry> | null {
     const seg = this.segment(segment);
     if (seg.owner !== NO_OWNER) return this.store(seg.owner, segment);
-    let best: Map<string, Entry> | null = null;
-    let bestSum = -1;
-    for (const n of this.nodes) {
-      const st = this.store(n.id, segment);
-      let sum = 0;
-      for (const e of st.values()) sum += e.version;
-      if (sum > bestSum) {
-        bestSum = sum;
-        best = st;
-      }
-    }
-    return best;
+    return freshestCopy(this.nodes.map((n) => this.store(n.id, segment)));
   }
 }

@@ -14,6 +14,7 @@ import { MAX_CLUSTER_NODES } from './clusterConfig';
 import { FailureDetector } from './failureDetector';
 import { FAULTS, type FaultCommand } from './faults';
 import { applyLinkFault, type LinkFaultCommand } from './linkFaults';
+import { leaveReplicaSet } from './replicaSet';
 
 /** a segment that changes owner: `from` holds the state the new owner must reach */
 export interface SegmentMove {
@@ -235,17 +236,9 @@ export class ControlPlane {
     this.repairReplicas();
   }
 
-  /**
-   * A replica missed a synchronous write (live: the owner reports it): it
-   * leaves the segment's replica set (it catches up when it returns).
-   * Ownership is unchanged, so the epoch is too (like an ISR shrink): a crash
-   * is one topology change, at detection, however many writes it fails.
-   */
+  /** A replica missed a synchronous write (live: the owner reports it): it leaves the replica set (`replicaSet.ts`). */
   replicaLost(segment: number, replica: NodeId): void {
-    const seg = this.state.segment(segment);
-    if (!seg.replicas.includes(replica)) return;
-    seg.replicas = seg.replicas.filter((r) => r !== replica);
-    this.state.touch();
+    if (!leaveReplicaSet(this.state, segment, (r) => r === replica)) return;
     // a replica that is still up (a late ack) catches up and rejoins
     this.repairReplicas();
   }

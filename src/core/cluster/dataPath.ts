@@ -8,6 +8,7 @@ import { NO_OWNER, type NodeId } from '../domain/clusterMap';
 import { isWrite, type DataReply, type DataRequest } from '../domain/protocol';
 import { KvStatus } from '../domain/status';
 import type { ClusterState, Entry } from './clusterState';
+import { leaveReplicaSet } from './replicaSet';
 
 /** Called for every write applied, so checkers can see duplicate applies. */
 export type ApplyListener = (op: number, key: string, version: number) => void;
@@ -88,14 +89,8 @@ function commit(state: ClusterState, owner: NodeId, req: DataRequest, entry: Ent
     if (state.isServing(r)) state.store(r, req.segment).set(req.key, entry);
     else shrunk = true;
   }
-  if (shrunk) {
-    // A replica that missed a write is no longer in sync: it leaves the
-    // replica set (it catches up again when it returns). Ownership does not
-    // change, so neither does the epoch: the crash becomes one topology
-    // change when the detector declares the node dead.
-    seg.replicas = seg.replicas.filter((r) => state.isServing(r));
-    state.touch();
-  }
+  // a replica that missed the write leaves the replica set (replicaSet.ts)
+  if (shrunk) leaveReplicaSet(state, req.segment, (r) => !state.isServing(r));
   onApply?.(req.op, req.key, entry.version);
   return { status: KvStatus.Ok, version: entry.version };
 }

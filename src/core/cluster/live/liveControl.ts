@@ -20,6 +20,7 @@ import { ClusterState, type Entry } from '../clusterState';
 import { ControlPlane, type DataMover, type SegmentMove } from '../controlPlane';
 import { FAULTS, type FaultCommand } from '../faults';
 import { clusterViewOf, nodeViewOf, type ClusterView } from '../views';
+import { freshestCopy } from '../freshestCopy';
 import { DiskStore } from './diskStore';
 import type { ControlToNode, NodeToControl, SegmentEntries } from './protocol';
 
@@ -261,18 +262,7 @@ export class LiveControl {
   }
 
   private freshestDisk(segment: number): ReadonlyMap<string, Entry> {
-    let best: ReadonlyMap<string, Entry> = new Map();
-    let bestSum = -1;
-    for (const n of this.state.nodes) {
-      let sum = 0;
-      const d = this.disks.segment(n.id, segment);
-      for (const e of d.values()) sum += e.version;
-      if (sum > bestSum) {
-        bestSum = sum;
-        best = d;
-      }
-    }
-    return best;
+    return freshestCopy(this.state.nodes.map((n) => this.disks.segment(n.id, segment))) ?? new Map<string, Entry>();
   }
 
   /** number of members the control plane knows (scale-out assigns the next id) */
