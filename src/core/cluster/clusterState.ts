@@ -40,6 +40,13 @@ export interface SegmentInfo {
    * shrinks when a replica misses a write or dies).
    */
   placement: NodeId[];
+  /**
+   * the active owner is fenced for a handoff: it acknowledges nothing for
+   * this segment (answers OwnershipChanging) until ownership flips or the
+   * handoff is abandoned. Simulation truth: set by the handoff; a live
+   * node: its own flag (the view does not carry it).
+   */
+  fenced: boolean;
 }
 
 /** A stored value; `value === null` is a tombstone (the key was deleted). */
@@ -69,7 +76,7 @@ export class ClusterState {
       const owner = s % config.nodes;
       const replicas: NodeId[] = [];
       for (let r = 1; r <= config.replicas; r++) replicas.push((owner + r) % config.nodes);
-      this.segments.push({ preferred: owner, owner, replicas, phase: 'stable', lastOwner: owner, placement: [owner, ...replicas] });
+      this.segments.push({ preferred: owner, owner, replicas, phase: 'stable', lastOwner: owner, placement: [owner, ...replicas], fenced: false });
     }
   }
 

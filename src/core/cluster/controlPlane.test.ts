@@ -294,10 +294,17 @@ describe('scale-out', () => {
       expect(ask(state, source, s, 'delete', `k${s}.0`).status).toBe(KvStatus.Migrating);
       expect(ask(state, source, s, 'get', `k${s}.0`).status).toBe(KvStatus.Ok);
       expect(ask(state, joiner, s, 'get').status).toBe(KvStatus.Moved);
-      // at the end of the window ownership flips
+      // at the end of the window the source is fenced (OwnershipChanging, reads too) while its final
+      // state travels (one replication round trip); then ownership flips
       sched.advanceTo(t0 + window);
+      expect(state.segment(s)).toMatchObject({ phase: 'migrating', owner: source, fenced: true });
+      expect(ask(state, source, s, 'put').status).toBe(KvStatus.OwnershipChanging);
+      expect(ask(state, source, s, 'get', `k${s}.0`).status).toBe(KvStatus.OwnershipChanging);
+      const rt = DEFAULT_CLUSTER_CONFIG.replicationMs;
+      sched.advanceTo(t0 + window + rt);
       const end = rec.topology('migrationEnd').find((e) => e.segments.includes(s));
-      expect(end?.t).toBe(t0 + window);
+      expect(end?.t).toBe(t0 + window + rt);
+      expect(state.segment(s).fenced).toBe(false);
       const replica = before[s]?.replicas[0] as number;
       expect(state.segment(s)).toMatchObject({ phase: 'stable', owner: joiner, preferred: joiner, replicas: [replica] });
       expect(state.store(joiner, s)).toEqual(state.store(source, s));
@@ -421,7 +428,16 @@ describe('failback', () => {
       expect(state.segment(s)).toMatchObject({ owner: 0, replicas: [1], phase: 'stable' });
       expect(state.store(1, s)).toEqual(state.store(0, s));
     }
-    expect(rec.topology('handoffStart')).toMatchObject([{ t: 6000 + catchUp, node: 1, segments: [1, 4, 7], epoch: epoch + 2 }]);
+    // the former owner (node 2) is fenced while its final state travels (one replication round trip)
+    expect(rec.topology('handoffStart')).toEqual([]);
+    for (const s of [1, 4, 7]) {
+      expect(state.segment(s)).toMatchObject({ owner: 2, phase: 'transitioning', fenced: true });
+      expect(ask(state, 2, s, 'put').status).toBe(KvStatus.OwnershipChanging);
+      expect(ask(state, 2, s, 'get').status).toBe(KvStatus.OwnershipChanging);
+    }
+    const rt = DEFAULT_CLUSTER_CONFIG.replicationMs;
+    sched.advanceTo(6000 + catchUp + rt);
+    expect(rec.topology('handoffStart')).toMatchObject([{ t: 6000 + catchUp + rt, node: 1, segments: [1, 4, 7], epoch: epoch + 2 }]);
     expect(state.node(1).status).toBe('up');
     for (const s of [1, 4, 7]) {
       expect(state.segment(s)).toMatchObject({ owner: 1, replicas: [2], phase: 'transitioning' });
@@ -435,10 +451,10 @@ describe('failback', () => {
       expect(ask(state, 1, s, 'put', `new${s}.0`)).toEqual({ status: KvStatus.Ok, version: 2 });
       expect(state.store(2, s).get(`new${s}.0`)?.version).toBe(2);
     }
-    sched.advanceTo(6000 + catchUp + cfg.handoffMs - 0.001);
+    sched.advanceTo(6000 + catchUp + rt + cfg.handoffMs - 0.001);
     expect(state.segment(1).phase).toBe('transitioning');
-    sched.advanceTo(6000 + catchUp + cfg.handoffMs);
-    expect(rec.topology('handoffEnd')).toMatchObject([{ t: 6000 + catchUp + cfg.handoffMs, segments: [1, 4, 7] }]);
+    sched.advanceTo(6000 + catchUp + rt + cfg.handoffMs);
+    expect(rec.topology('handoffEnd')).toMatchObject([{ t: 6000 + catchUp + rt + cfg.handoffMs, segments: [1, 4, 7] }]);
     for (const s of [1, 4, 7]) {
       expect(state.segment(s)).toMatchObject({ owner: 1, replicas: [2], phase: 'stable', preferred: 1 });
       expect(ask(state, 2, s, 'put').status).toBe(KvStatus.ReplicaWriteRejected);

@@ -36,15 +36,22 @@ export interface DataMover {
    * The data half of an ownership handoff: fence each old owner (it stops
    * acknowledging the segment), bring `to` up to the fenced state, then call
    * `ready` once with the segments `to` may take over. The control plane
-   * flips ownership only then. Simulation: immediate (a copy, no window).
+   * flips ownership only then. Both shells fence the same way; the
+   * simulation's final state arrives after one replication round trip.
    */
   handOff(to: NodeId, moves: readonly SegmentMove[], ready: (segments: readonly number[]) => void): void;
   /** after the flip: `to` serves the segments now (live: it hears of the new view first, the rest after) */
   activated?(to: NodeId, segments: readonly number[]): void;
 }
 
-/** the simulation's data mover: copies between the ClusterState's stores */
-export function stateDataMover(state: ClusterState): DataMover {
+/**
+ * The simulation's data mover: copies between the ClusterState's stores. A
+ * handoff is fenced as in the live playground: the old owners stop
+ * acknowledging the segments (OwnershipChanging), their final state reaches
+ * the new owner after `replicationMs` (one round trip), then the flip; an
+ * old owner that crashed meanwhile never sends it (that segment is abandoned).
+ */
+export function stateDataMover(state: ClusterState, scheduler: Scheduler): DataMover {
   const copySegment = (from: NodeId, to: NodeId, segment: number): void => {
     (state.data[to] as Map<string, Entry>[])[segment] = new Map(state.store(from, segment));
   };
@@ -52,8 +59,20 @@ export function stateDataMover(state: ClusterState): DataMover {
     keyCount: (node, segment) => state.keyCount(node, segment),
     copySegment,
     handOff: (to, moves, ready) => {
-      for (const m of moves) copySegment(m.from, to, m.segment);
-      ready(moves.map((m) => m.segment));
+      for (const m of moves) state.segment(m.segment).fenced = true;
+      state.touch();
+      const incarnations = moves.map((m) => state.node(m.from).incarnation);
+      scheduler.setTimer(state.config.replicationMs, () => {
+        const done: number[] = [];
+        moves.forEach((m, i) => {
+          if (!state.isServing(m.from) || state.node(m.from).incarnation !== incarnations[i]) return;
+          copySegment(m.from, to, m.segment);
+          done.push(m.segment);
+        });
+        ready(done);
+        for (const m of moves) state.segment(m.segment).fenced = false; // flipped, or abandoned: the old owner serves again
+        state.touch();
+      });
     },
   };
 }
@@ -87,7 +106,7 @@ export class ControlPlane {
     private readonly sink?: TelemetrySink,
     options: ControlPlaneOptions = {},
   ) {
-    this.data = options.data ?? stateDataMover(state);
+    this.data = options.data ?? stateDataMover(state, scheduler);
     this.detection = options.detection ?? 'modelled';
     this.detector = new FailureDetector(state.config);
     for (let i = 0; i < state.nodes.length; i++) this.phases.push(rng.next() * state.config.heartbeatMs);

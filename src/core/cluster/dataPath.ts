@@ -33,6 +33,8 @@ export function routeAt(state: ClusterState, node: NodeId, req: DataRequest): 's
   const seg = state.segment(req.segment);
   const write = isWrite(req.kind);
   if (seg.owner === node) {
+    // fenced for a handoff: the final state is on its way to the new owner
+    if (seg.fenced) return KvStatus.OwnershipChanging;
     if (write && seg.phase === 'migrating') return KvStatus.Migrating;
     return 'serve';
   }

@@ -39,8 +39,6 @@ export class LiveNode {
   hung = false;
   /** the faults on this node's client link; the worker shell asks `linkFaults.ts` what they do to each request and reply */
   readonly link: LinkFaults = createLinkFaults();
-  /** segment → handoff id: fenced for a handoff, answers OwnershipChanging until the new view */
-  private readonly fenced = new Map<number, number>();
   private replayed = false;
   private viewed = false;
   /** requests that arrived before the disk replay and the first view */
@@ -84,7 +82,6 @@ export class LiveNode {
       return;
     }
     if (req.type === 'map') return respond(this.core.mapReply());
-    if (this.fenced.has(req.segment)) return respond({ status: KvStatus.OwnershipChanging });
     const { reply, replicate } = this.core.serve(req);
     if (replicate === null) return respond(reply);
     this.commit(replicate, () => respond(reply));
@@ -190,9 +187,7 @@ export class LiveNode {
       case 'persisted':
         return this.durable(msg.seq);
       case 'view':
-        this.core.applyView(msg.view);
-        // a view in which this node no longer owns a fenced segment settles it
-        for (const s of [...this.fenced.keys()]) if (msg.view.owners[s] !== this.self) this.fenced.delete(s);
+        this.core.applyView(msg.view); // settles fences of segments it no longer owns
         this.viewed = true;
         return this.drain();
       case 'copy':
@@ -204,11 +199,11 @@ export class LiveNode {
       case 'fence':
         // from now on no write to the segment is acknowledged here; the final
         // state follows every replicated write on the FIFO peer port
-        this.fenced.set(msg.segment, msg.handoff);
+        this.core.state.segment(msg.segment).fenced = true; // routeAt answers OwnershipChanging (dataPath.ts)
         this.links.toPeer(msg.to, { kind: 'snapshot', segment: msg.segment, entries: this.core.snapshot(msg.segment), handoff: msg.handoff });
         return;
       case 'unfence':
-        this.fenced.delete(msg.segment);
+        this.core.state.segment(msg.segment).fenced = false;
         return;
       case 'dump':
         this.links.toControl({ kind: 'dumped', id: msg.id, segments: this.core.state.segments.map((_, s) => this.core.snapshot(s)) });
@@ -224,7 +219,7 @@ export class LiveNode {
 
   /** is `segment` fenced here (a handoff away from this node is in progress)? */
   isFenced(segment: number): boolean {
-    return this.fenced.has(segment);
+    return this.core.state.segment(segment).fenced;
   }
 
   private drain(): void {
