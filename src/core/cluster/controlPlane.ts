@@ -179,6 +179,7 @@ export class ControlPlane {
       return;
     }
     n.silence++;
+    this.detector.beat(node, this.scheduler.now()); // it speaks again
     if (n.declaredDead) {
       this.fault('resume', node, [], 'was declared dead: rejoins');
       this.rejoin(node);
@@ -186,6 +187,8 @@ export class ControlPlane {
       n.status = 'up';
       n.busyUntil = this.scheduler.now();
       this.fault('resume', node, []);
+      // it may be the in-sync replica of segments that lost their owner while it was silent
+      this.promoteOrphans(node);
       // it may have left replica sets while it was silent: it rejoins them
       this.repairReplicas();
     }
@@ -213,10 +216,21 @@ export class ControlPlane {
     });
   }
 
-  /** a detector check now (live: every heartbeatMs): declares dead every member the rule says is */
+  /**
+   * A detector check now (live: every heartbeatMs): declares dead every
+   * member the rule says is; a member declared dead whose heartbeats came
+   * back (a stalled worker, not a crash) rejoins like a resumed one.
+   */
   check(): void {
     const now = this.scheduler.now();
-    for (const n of this.state.nodes) if (!n.declaredDead && this.detector.isDead(n.id, now)) this.declareDead(n.id);
+    for (const n of this.state.nodes) {
+      const dead = this.detector.isDead(n.id, now);
+      if (!n.declaredDead && dead) this.declareDead(n.id);
+      else if (n.declaredDead && !dead && n.status === 'up') {
+        this.fault('resume', n.id, [], 'declared dead, but its heartbeats came back: rejoins');
+        this.rejoin(n.id);
+      }
+    }
   }
 
   /** the detector's verdict: fail the node's segments over to live replicas */
@@ -268,6 +282,25 @@ export class ControlPlane {
     return st.segments.flatMap((s, i) =>
       s.preferred !== node && s.placement.includes(node) && s.owner !== node && s.owner !== NO_OWNER && !s.replicas.includes(node) ? [i] : [],
     );
+  }
+
+  /**
+   * Segments left without an owner while their in-sync replica `node` was
+   * hung (the detector found no serving replica to promote): now that it
+   * answers again, it is promoted (one epoch for the batch).
+   */
+  private promoteOrphans(node: NodeId): void {
+    const st = this.state;
+    const promoted: number[] = [];
+    st.segments.forEach((seg, s) => {
+      if (seg.owner !== NO_OWNER || !seg.replicas.includes(node)) return;
+      seg.owner = node;
+      seg.replicas = seg.replicas.filter((r) => r !== node);
+      promoted.push(s);
+    });
+    if (promoted.length === 0) return;
+    st.bump();
+    this.topology('promoted', node, promoted);
   }
 
   /**
@@ -328,6 +361,7 @@ export class ControlPlane {
     const n = st.node(node);
     if (n.status === 'down') n.incarnation++;
     n.silence++;
+    this.detector.beat(node, this.scheduler.now()); // it speaks again
     n.status = 'recovering';
     n.busyUntil = this.scheduler.now();
     if (n.declaredDead) {

@@ -1,8 +1,9 @@
 /**
  * Property tests of the live protocol (LiveControl + LiveNodes on the
- * virtual-time test kit): writes, kills, restarts and scale-outs at any
- * instant (including a kill and a restart in the same millisecond), random
- * link latencies, 0–2 replicas. After the schedule the cluster settles and
+ * virtual-time test kit): writes, kills, restarts, scale-outs, hangs,
+ * resumes and link faults (slow, lost ack, one-way partition, garbled
+ * reply) at any instant (including a kill and a restart in the same
+ * millisecond), random disk latencies, 0–2 replicas. After the schedule the cluster settles and
  * the headless runs' invariant checker judges it: reads never see less
  * than an acknowledged write, the cluster's data holds every acknowledged
  * version, segments with an up, caught-up replica stay available; and no
@@ -15,12 +16,22 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NO_OWNER } from '../../domain/clusterMap';
 import type { OpKind } from '../../domain/protocol';
+import type { FaultCommand } from '../faults';
 import { LiveCluster, type AckedWrite } from './testkit/liveCluster';
 
 const RUNS = Number(process.env.ZARIS_PROPERTY_RUNS ?? '') || 300;
 const SEED = Number(process.env.ZARIS_PROPERTY_SEED ?? '') || 20_261_201;
 
-type StepKind = OpKind | 'kill' | 'restart' | 'scaleOut';
+type StepKind = OpKind | 'kill' | 'restart' | 'scaleOut' | 'hang' | 'resume' | 'link';
+
+/** the link faults a 'link' step draws from (the fault registry's kinds, on the test kit's shell) */
+const LINK_FAULTS: readonly FaultCommand[] = [
+  { action: 'slow', factor: 20, durationMs: 300 },
+  { action: 'lostAck', probability: 0.5, durationMs: 300 },
+  { action: 'partition', direction: 'in', durationMs: 300 },
+  { action: 'partition', direction: 'out', durationMs: 300 },
+  { action: 'garble', probability: 0.5, durationMs: 300 },
+];
 
 interface Step {
   /** ms after the previous step (0: the same instant) */
@@ -32,7 +43,7 @@ interface Step {
 
 const stepArb: fc.Arbitrary<Step> = fc.record({
   dt: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 600 })),
-  kind: fc.constantFrom<StepKind>('put', 'put', 'put', 'get', 'delete', 'kill', 'restart', 'restart', 'scaleOut'),
+  kind: fc.constantFrom<StepKind>('put', 'put', 'put', 'get', 'delete', 'kill', 'restart', 'restart', 'scaleOut', 'hang', 'resume', 'link'),
   pick: fc.nat({ max: 1000 }),
   key: fc.nat({ max: 11 }),
 });
@@ -95,6 +106,15 @@ function check(k: Case): string[] {
         if (members >= k.nodes + 2) break;
         c.scaleOut();
         members++;
+        break;
+      case 'hang':
+        if (!down.has(node)) c.fault({ action: 'hang', node, durationMs: s.key * 100 });
+        break;
+      case 'resume':
+        if (!down.has(node)) c.fault({ action: 'resume', node });
+        break;
+      case 'link':
+        if (!down.has(node)) c.fault({ ...(LINK_FAULTS[s.key % LINK_FAULTS.length] as FaultCommand), node });
         break;
       default: {
         // routed by the control plane's truth, else to the picked node

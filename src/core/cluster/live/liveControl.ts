@@ -212,15 +212,19 @@ export class LiveControl {
   fault(cmd: FaultCommand): void {
     const node = cmd.node;
     if (cmd.action === 'failover' && node !== undefined) this.nodeUnlinked(node);
+    const before = node === undefined ? undefined : this.state.nodes[node]?.status;
     this.control.apply(cmd);
     if (node !== undefined) {
       const n = this.state.nodes[node];
-      if (cmd.action === 'hang' && n?.status === 'hung') this.send(node, { kind: 'hang', on: true });
-      if (cmd.action === 'resume') this.send(node, { kind: 'hang', on: false });
+      // the worker mirrors the control plane's verdict: hung only if this hang took effect,
+      // answering again once the control plane resumed it (its own timer fires first)
+      if (cmd.action === 'hang' && before !== 'hung' && n?.status === 'hung') {
+        this.send(node, { kind: 'hang', on: true });
+        if (cmd.durationMs !== undefined) this.scheduler.setTimer(cmd.durationMs, () => n.status !== 'hung' && this.send(node, { kind: 'hang', on: false }));
+      }
+      if (cmd.action === 'resume' && before === 'hung') this.send(node, { kind: 'hang', on: false });
       const link = FAULTS[cmd.action].link;
       if (link !== undefined) this.send(node, { kind: 'link', cmd: link(cmd) });
-      if (cmd.action === 'hang' && cmd.durationMs !== undefined) this.scheduler.setTimer(cmd.durationMs, () => this.send(node, { kind: 'hang', on: false }));
-      if (cmd.action === 'failback' || cmd.action === 'resume') this.control.detector.beat(node, this.scheduler.now());
     }
     this.publish(true);
   }

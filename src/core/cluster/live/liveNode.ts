@@ -9,7 +9,6 @@
  */
 import type { NodeId } from '../../domain/clusterMap';
 import type { NodeReply, NodeRequest } from '../../domain/protocol';
-import { KvStatus } from '../../domain/status';
 import type { Scheduler } from '../../time/scheduler';
 import type { ClusterConfig } from '../clusterConfig';
 import { createLinkFaults, applyLinkFault, type LinkFaults } from '../linkFaults';

@@ -15,6 +15,9 @@ import { Recorder } from '../../../sim/testkit/recorder';
 import { teeSink } from '../../../telemetry/events';
 import { VirtualScheduler } from '../../../time/virtualScheduler';
 import { DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from '../../clusterConfig';
+import { replyFate, requestLost } from '../../linkFaults';
+import { Rng } from '../../../rng';
+import type { FaultCommand } from '../../faults';
 import { LiveControl } from '../liveControl';
 import { LiveNode } from '../liveNode';
 
@@ -43,10 +46,15 @@ export class LiveCluster {
   /** every write a node acknowledged */
   readonly acked: AckedWrite[] = [];
   private readonly lastDelivery = new Map<string, number>();
+  /** the seeded draws of the link faults (as the node workers' Rng streams) */
+  private readonly linkRng: Rng;
+  /** replies that arrived garbled (Transport errors) */
+  garbled = 0;
   private nextOp = 1;
 
   constructor(config: Partial<ClusterConfig> = {}, seed = 1) {
     this.config = { ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 8, replicas: 1, ...config };
+    this.linkRng = Rng.seeded(seed).stream(1_000);
     this.control = new LiveControl(this.config, seed, this.sched, teeSink([this.rec, this.checker]), {
       toNode: (node, msg) => this.deliver('c', node, () => this.nodes.get(node)?.fromControl(msg)),
       clusterView: () => undefined,
@@ -67,14 +75,18 @@ export class LiveCluster {
 
   /** starts a node (a fresh instance: empty memory) and links it */
   spawn(id: NodeId): LiveNode {
+    // a terminated worker posts nothing more (its timers stop with it); what it posted before still arrives
+    const alive = (): boolean => this.nodes.get(id) === node;
     const node: LiveNode = new LiveNode(id, this.config, this.sched, {
       toPeer: (peer, msg) => {
-        if (!this.nodes.has(peer)) return false;
+        if (!alive() || !this.nodes.has(peer)) return false;
         this.deliver(id, peer, () => this.nodes.get(peer)?.fromPeer(id, msg));
         return true;
       },
       // a message already posted reaches the control plane even if the sender dies after
-      toControl: (msg) => this.deliver(id, 'c', () => this.control.fromNode(id, msg)),
+      toControl: (msg) => {
+        if (alive()) this.deliver(id, 'c', () => this.control.fromNode(id, msg));
+      },
     });
     this.nodes.set(id, node);
     const beat = (): void => {
@@ -101,6 +113,11 @@ export class LiveCluster {
     return n;
   }
 
+  /** a fault the control plane carries out without a worker change (hang, resume, link faults) */
+  fault(cmd: FaultCommand): void {
+    this.control.fault(cmd);
+  }
+
   scaleOut(): LiveNode {
     const n = this.spawn(this.control.nodeCount());
     this.control.fault({ action: 'scaleOut' });
@@ -122,7 +139,18 @@ export class LiveCluster {
     const t0 = this.sched.now();
     this.checker.emit({ t: t0, type: 'op.start', op, kind, key, segment: req.segment, deadline: null, budget: 1 });
     this.deliver('k', node, () => {
-      this.nodes.get(node)?.request(req, (reply: NodeReply) => {
+      const n = this.nodes.get(node);
+      // the node worker's shell: link faults on the client link (linkFaults.ts), seeded
+      if (n === undefined || requestLost(n.link, this.sched.now())) return;
+      n.request(req, (reply: NodeReply) => {
+        if (this.nodes.get(node) !== n) return; // answered by a terminated worker's timer: never sent
+        const committed = kind !== 'get' && reply.status === 'Ok';
+        const fate = replyFate(n.link, this.sched.now(), committed, this.linkRng);
+        if (fate === 'lost') return;
+        if (fate === 'garbled') {
+          this.garbled++;
+          return; // a Transport error at the client: the outcome is unknown, like a lost reply
+        }
         this.deliver(node, 'k', () => {
           const r = reply as DataReply;
           const t = this.sched.now();
