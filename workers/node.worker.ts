@@ -1,26 +1,28 @@
 /**
  * One cluster node on real time: a thin shell around the pure LiveNode
  * (data-path decisions, synchronous replication, durable writes, fencing)
- * that moves its messages over MessagePorts, sends heartbeats and applies
- * the link faults (slow answers, lost acknowledgements) to its answers.
+ * that moves its messages over MessagePorts, sends heartbeats and carries
+ * out what the shared link-fault rules (`core/cluster/linkFaults.ts`, with
+ * a seeded RNG) decide for each request and answer: slow, lost, garbled.
  * Terminating this worker is a crash: nothing is answered any more; what it
  * made durable lives on in the control worker's disk.
  */
 import * as Comlink from 'comlink';
 import type { ClusterConfig } from '../src/core/cluster/clusterConfig';
+import { linkLatencyMs, replyFate, requestLost } from '../src/core/cluster/linkFaults';
 import { LiveNode } from '../src/core/cluster/live/liveNode';
 import type { NodeReply } from '../src/core/domain/protocol';
+import { Rng } from '../src/core/rng';
 import { PortBatcher } from '../src/platform/portBatcher';
 import { RealScheduler } from '../src/platform/realScheduler';
 import type { ControlToNode, NodeAnswer, NodeCall, NodeToControl, PeerMessage } from '../src/platform/workerProtocol';
 
 let node: LiveNode | null = null;
 let control: MessagePort | null = null;
+let latencyMs = 0;
+/** draws of the link faults (lost ack, garble): seeded from the session seed and the node id */
+let rng = Rng.seeded(0);
 const peers = new Map<number, MessagePort>();
-let slowFactor = 1;
-let slowUntil = 0;
-let lostAckProbability = 0;
-let lostAckUntil = 0;
 let heartbeat: ReturnType<typeof setInterval> | null = null;
 /** the answers of one task go to a client as one message */
 const answers = new PortBatcher<NodeAnswer>();
@@ -29,29 +31,27 @@ function now(): number {
   return performance.now();
 }
 
-function answer(port: MessagePort, id: number, reply: NodeReply): void {
-  if (!('map' in reply) && now() < lostAckUntil && Math.random() < lostAckProbability) return; // committed, ack lost
-  const msg: NodeAnswer = { id, reply };
-  const delay = now() < slowUntil ? (slowFactor - 1) * 2 : 0;
+function answer(port: MessagePort, call: NodeCall, reply: NodeReply): void {
+  const n = node;
+  if (n === null) return;
+  const t = now();
+  const id = call.id;
+  const committed = call.req.type === 'data' && call.req.kind !== 'get' && reply.status === 'Ok';
+  const fate = replyFate(n.link, t, committed, rng);
+  if (fate === 'lost') return; // served (a write is committed), the reply never arrives
+  const msg: NodeAnswer = fate === 'garbled' ? { id, garbled: true } : { id, reply };
+  // a slow link: the round trip takes the modelled latency × factor (both ways, added to the answer)
+  const delay = 2 * (linkLatencyMs(n.link, t, latencyMs) - latencyMs);
   if (delay > 0) setTimeout(() => answers.post(port, msg), delay);
   else answers.post(port, msg);
 }
 
-function onControl(msg: ControlToNode): void {
-  if (msg.kind === 'slow') {
-    slowFactor = msg.factor;
-    slowUntil = now() + msg.untilMs;
-  } else if (msg.kind === 'lostAck') {
-    lostAckProbability = msg.probability;
-    lostAckUntil = now() + msg.untilMs;
-  }
-  node?.fromControl(msg);
-}
-
 const api = {
-  /** starts the node: its id, the cluster shape, and its port to the control plane (and its disk) */
-  init(self: number, config: ClusterConfig, controlPort: MessagePort): void {
+  /** starts the node: its id, the cluster shape, the session seed, and its port to the control plane (and its disk) */
+  init(self: number, config: ClusterConfig, seed: number, controlPort: MessagePort): void {
     control = controlPort;
+    latencyMs = config.latencyMs;
+    rng = Rng.seeded(seed).stream(1_000 + self);
     node = new LiveNode(self, config, new RealScheduler(), {
       toPeer: (peer, msg) => {
         const port = peers.get(peer);
@@ -60,7 +60,7 @@ const api = {
       },
       toControl: (msg: NodeToControl) => control?.postMessage(msg),
     });
-    control.onmessage = (ev: MessageEvent<ControlToNode>) => onControl(ev.data);
+    control.onmessage = (ev: MessageEvent<ControlToNode>) => node?.fromControl(ev.data);
     const beat = (): void => {
       const hb = node?.heartbeat();
       if (hb) control?.postMessage(hb);
@@ -76,7 +76,9 @@ const api = {
   /** a client connection */
   addClient(port: MessagePort): void {
     port.onmessage = (ev: MessageEvent<readonly NodeCall[]>) => {
-      for (const call of ev.data) node?.request(call.req, (reply) => answer(port, call.id, reply));
+      const n = node;
+      if (n === null || requestLost(n.link, now())) return; // partition 'in': the requests never arrive
+      for (const call of ev.data) n.request(call.req, (reply) => answer(port, call, reply));
     };
   },
   stop(): void {

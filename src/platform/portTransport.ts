@@ -84,6 +84,7 @@ export class PortTransport implements Transport {
     const p = this.pending.get(a.id);
     if (p === undefined) return; // timed out already
     this.pending.delete(a.id);
-    p.done({ ok: true, reply: a.reply });
+    if (a.garbled === true) p.done({ ok: false, error: new TransportFailure(TransportErrorCode.Transport, 'garbled reply') });
+    else p.done({ ok: true, reply: a.reply });
   }
 }

@@ -13,10 +13,8 @@ export interface NodeCall {
   readonly req: NodeRequest;
 }
 /** node → client (sent as arrays: the answers of one task) */
-export interface NodeAnswer {
-  readonly id: number;
-  readonly reply: NodeReply;
-}
+/** a node's answer to one call; `garbled`: it arrived corrupted (the garble fault), the client sees a Transport error */
+export type NodeAnswer = { readonly id: number; readonly reply: NodeReply; readonly garbled?: undefined } | { readonly id: number; readonly garbled: true; readonly reply?: undefined };
 
 export type { PeerMessage, NodeToControl, ControlToNode } from '../core/cluster/live/protocol';
 

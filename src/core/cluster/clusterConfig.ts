@@ -58,11 +58,14 @@ export const DEFAULT_CLUSTER_CONFIG: ClusterConfig = {
   handoffMs: 300,
 };
 
+/** the most members a cluster may have (cluster.nodes, and the total after scale-outs) */
+export const MAX_CLUSTER_NODES = 32;
+
 const nonNegMs = z.number().min(0, 'must be ≥ 0 ms').max(3_600_000, 'must be ≤ 3600000 ms');
 
 export const clusterConfigSchema = z
   .strictObject({
-    nodes: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(32, 'must be ≤ 32'),
+    nodes: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(MAX_CLUSTER_NODES, `must be ≤ ${MAX_CLUSTER_NODES}`),
     segments: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(4096, 'must be ≤ 4096'),
     replicas: z.number().int('must be a whole number').min(0, 'must be ≥ 0').max(8, 'must be ≤ 8'),
     heartbeatMs: nonNegMs.min(1, 'must be ≥ 1 ms'),

@@ -1,5 +1,7 @@
 import { NO_OWNER, type ClusterMap, type NodeId } from '../domain/clusterMap';
 import type { ClusterConfig } from './clusterConfig';
+import { freshestCopy } from './freshestCopy';
+import { createLinkFaults, type LinkFaults } from './linkFaults';
 
 /** A member's health as the cluster's truth (not as the client sees it). */
 export type NodeStatus = 'up' | 'down' | 'hung' | 'joining' | 'recovering';
@@ -13,20 +15,14 @@ export interface NodeInfo {
   status: NodeStatus;
   /** the detector has declared this node dead (its segments were failed over) */
   declaredDead: boolean;
-  /** one-way latency multiplier on this node's link (slow link) */
-  slowFactor: number;
-  /** until this time, acknowledgements of committed writes are dropped */
-  lostAckUntil: number;
-  /** probability that an ack is dropped while lostAckUntil holds */
-  lostAckProbability: number;
+  /** the faults on this node's link to its clients (slow, lost ack, partition, garble) */
+  readonly link: LinkFaults;
   /** virtual time the node's single server is busy until */
   busyUntil: number;
   /** restarts so far (in-flight requests of an earlier incarnation are reset) */
   incarnation: number;
   /** bumped whenever the node speaks again (resume, rejoin): timers of an older silence are void */
   silence: number;
-  /** bumped by every slow fault: only the latest one's timer restores the link */
-  slowToken: number;
 }
 
 export interface SegmentInfo {
@@ -37,6 +33,20 @@ export interface SegmentInfo {
   phase: SegmentPhase;
   /** the owner before the segment lost every owner (it holds the data) */
   lastOwner: NodeId;
+  /**
+   * the nodes that hold the segment by assignment (owner and replicas when
+   * every member is healthy): a member that returns rejoins the replica set
+   * of every segment it is assigned to. `replicas` is the in-sync subset (it
+   * shrinks when a replica misses a write or dies).
+   */
+  placement: NodeId[];
+  /**
+   * the active owner is fenced for a handoff: it acknowledges nothing for
+   * this segment (answers OwnershipChanging) until ownership flips or the
+   * handoff is abandoned. Simulation truth: set by the handoff; a live
+   * node: its own flag (the view does not carry it).
+   */
+  fenced: boolean;
 }
 
 /** A stored value; `value === null` is a tombstone (the key was deleted). */
@@ -66,7 +76,7 @@ export class ClusterState {
       const owner = s % config.nodes;
       const replicas: NodeId[] = [];
       for (let r = 1; r <= config.replicas; r++) replicas.push((owner + r) % config.nodes);
-      this.segments.push({ preferred: owner, owner, replicas, phase: 'stable', lastOwner: owner });
+      this.segments.push({ preferred: owner, owner, replicas, phase: 'stable', lastOwner: owner, placement: [owner, ...replicas], fenced: false });
     }
   }
 
@@ -76,13 +86,10 @@ export class ClusterState {
       id,
       status,
       declaredDead: false,
-      slowFactor: 1,
-      lostAckUntil: -1,
-      lostAckProbability: 0,
+      link: createLinkFaults(),
       busyUntil: 0,
       incarnation: 0,
       silence: 0,
-      slowToken: 0,
     };
     this.nodes.push(node);
     this.data.push(Array.from({ length: this.config.segments }, () => new Map<string, Entry>()));
@@ -158,17 +165,6 @@ export class ClusterState {
   authoritative(segment: number): Map<string, Entry> | null {
     const seg = this.segment(segment);
     if (seg.owner !== NO_OWNER) return this.store(seg.owner, segment);
-    let best: Map<string, Entry> | null = null;
-    let bestSum = -1;
-    for (const n of this.nodes) {
-      const st = this.store(n.id, segment);
-      let sum = 0;
-      for (const e of st.values()) sum += e.version;
-      if (sum > bestSum) {
-        bestSum = sum;
-        best = st;
-      }
-    }
-    return best;
+    return freshestCopy(this.nodes.map((n) => this.store(n.id, segment)));
   }
 }

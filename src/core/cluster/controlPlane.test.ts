@@ -17,6 +17,7 @@ import { ClusterState } from './clusterState';
 import { ControlPlane } from './controlPlane';
 import { serveData } from './dataPath';
 import type { FaultCommand } from './faults';
+import { linkLatencyMs } from './linkFaults';
 
 const HB = DEFAULT_CLUSTER_CONFIG.heartbeatMs;
 const TIMEOUT = DEFAULT_CLUSTER_CONFIG.failureTimeoutMs;
@@ -293,10 +294,17 @@ describe('scale-out', () => {
       expect(ask(state, source, s, 'delete', `k${s}.0`).status).toBe(KvStatus.Migrating);
       expect(ask(state, source, s, 'get', `k${s}.0`).status).toBe(KvStatus.Ok);
       expect(ask(state, joiner, s, 'get').status).toBe(KvStatus.Moved);
-      // at the end of the window ownership flips
+      // at the end of the window the source is fenced (OwnershipChanging, reads too) while its final
+      // state travels (one replication round trip); then ownership flips
       sched.advanceTo(t0 + window);
+      expect(state.segment(s)).toMatchObject({ phase: 'migrating', owner: source, fenced: true });
+      expect(ask(state, source, s, 'put').status).toBe(KvStatus.OwnershipChanging);
+      expect(ask(state, source, s, 'get', `k${s}.0`).status).toBe(KvStatus.OwnershipChanging);
+      const rt = DEFAULT_CLUSTER_CONFIG.replicationMs;
+      sched.advanceTo(t0 + window + rt);
       const end = rec.topology('migrationEnd').find((e) => e.segments.includes(s));
-      expect(end?.t).toBe(t0 + window);
+      expect(end?.t).toBe(t0 + window + rt);
+      expect(state.segment(s).fenced).toBe(false);
       const replica = before[s]?.replicas[0] as number;
       expect(state.segment(s)).toMatchObject({ phase: 'stable', owner: joiner, preferred: joiner, replicas: [replica] });
       expect(state.store(joiner, s)).toEqual(state.store(source, s));
@@ -403,17 +411,33 @@ describe('failback', () => {
     expect(state.node(1).declaredDead).toBe(false);
     expect(state.map().nodes).toEqual([0, 1, 2]);
     expect(state.epoch).toBe(epoch + 1);
-    expect(rec.topology('catchUpStart')).toMatchObject([{ t: 6000, node: 1, segments: [1, 4, 7] }]);
+    // its preferred segments, and node 0's, which it is an assigned replica of (it left their replica sets when it died)
+    expect(rec.topology('catchUpStart')).toMatchObject([{ t: 6000, node: 1, segments: [0, 1, 3, 4, 6, 7] }]);
+    for (const s of [0, 3, 6]) expect(state.segment(s)).toMatchObject({ owner: 0, replicas: [], placement: [0, 1] });
     // during catch-up node 2 still owns them; node 1 is no replica yet
     expect(ask(state, 1, 1, 'get').status).toBe(KvStatus.Moved);
-    const keys = 3 * (4 + 3);
+    const keys = 3 * (4 + 3) + 3 * 4;
     const catchUp = cfg.catchUpBaseMs + keys * cfg.catchUpMsPerKey;
     sched.advanceTo(6000 + catchUp - 0.001);
     expect(rec.topology('catchUpEnd')).toEqual([]);
     expect(owners(state)).toEqual([0, 2, 2, 0, 2, 2, 0, 2]);
     sched.advanceTo(6000 + catchUp);
-    expect(rec.topology('catchUpEnd')).toMatchObject([{ t: 6000 + catchUp, segments: [1, 4, 7] }]);
-    expect(rec.topology('handoffStart')).toMatchObject([{ t: 6000 + catchUp, node: 1, segments: [1, 4, 7], epoch: epoch + 2 }]);
+    expect(rec.topology('catchUpEnd')).toMatchObject([{ t: 6000 + catchUp, segments: [0, 1, 3, 4, 6, 7] }]);
+    // back in the replica sets of the segments it is only assigned to (no handback there)
+    for (const s of [0, 3, 6]) {
+      expect(state.segment(s)).toMatchObject({ owner: 0, replicas: [1], phase: 'stable' });
+      expect(state.store(1, s)).toEqual(state.store(0, s));
+    }
+    // the former owner (node 2) is fenced while its final state travels (one replication round trip)
+    expect(rec.topology('handoffStart')).toEqual([]);
+    for (const s of [1, 4, 7]) {
+      expect(state.segment(s)).toMatchObject({ owner: 2, phase: 'transitioning', fenced: true });
+      expect(ask(state, 2, s, 'put').status).toBe(KvStatus.OwnershipChanging);
+      expect(ask(state, 2, s, 'get').status).toBe(KvStatus.OwnershipChanging);
+    }
+    const rt = DEFAULT_CLUSTER_CONFIG.replicationMs;
+    sched.advanceTo(6000 + catchUp + rt);
+    expect(rec.topology('handoffStart')).toMatchObject([{ t: 6000 + catchUp + rt, node: 1, segments: [1, 4, 7], epoch: epoch + 2 }]);
     expect(state.node(1).status).toBe('up');
     for (const s of [1, 4, 7]) {
       expect(state.segment(s)).toMatchObject({ owner: 1, replicas: [2], phase: 'transitioning' });
@@ -427,10 +451,10 @@ describe('failback', () => {
       expect(ask(state, 1, s, 'put', `new${s}.0`)).toEqual({ status: KvStatus.Ok, version: 2 });
       expect(state.store(2, s).get(`new${s}.0`)?.version).toBe(2);
     }
-    sched.advanceTo(6000 + catchUp + cfg.handoffMs - 0.001);
+    sched.advanceTo(6000 + catchUp + rt + cfg.handoffMs - 0.001);
     expect(state.segment(1).phase).toBe('transitioning');
-    sched.advanceTo(6000 + catchUp + cfg.handoffMs);
-    expect(rec.topology('handoffEnd')).toMatchObject([{ t: 6000 + catchUp + cfg.handoffMs, segments: [1, 4, 7] }]);
+    sched.advanceTo(6000 + catchUp + rt + cfg.handoffMs);
+    expect(rec.topology('handoffEnd')).toMatchObject([{ t: 6000 + catchUp + rt + cfg.handoffMs, segments: [1, 4, 7] }]);
     for (const s of [1, 4, 7]) {
       expect(state.segment(s)).toMatchObject({ owner: 1, replicas: [2], phase: 'stable', preferred: 1 });
       expect(ask(state, 2, s, 'put').status).toBe(KvStatus.ReplicaWriteRejected);
@@ -486,27 +510,32 @@ describe('failback', () => {
   });
 });
 
+/** the latency factor on node `n`'s link now (linkFaults.ts) */
+function slowAt(state: ClusterState, sched: { now(): number }, n: number): number {
+  return linkLatencyMs(state.node(n).link, sched.now(), 1);
+}
+
 describe('slow links and lost acknowledgements', () => {
   it('slow sets the latency factor for durationMs, then clears it', () => {
     const { state, sched, rec, at } = setup();
     at(100, { action: 'slow', node: 0, factor: 4, durationMs: 1000 });
-    expect(state.node(0).slowFactor).toBe(4);
+    expect(slowAt(state, sched, 0)).toBe(4);
     expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'slow', node: 0, segments: [0, 3, 6], detail: 'latency ×4 for 1000 ms' }]);
     sched.advanceTo(1099);
-    expect(state.node(0).slowFactor).toBe(4);
+    expect(slowAt(state, sched, 0)).toBe(4);
     sched.advanceTo(1100);
-    expect(state.node(0).slowFactor).toBe(1);
+    expect(slowAt(state, sched, 0)).toBe(1);
     expect(state.epoch).toBe(1);
   });
 
   it('slow defaults: factor 10 for 5000 ms', () => {
     const { state, sched, at } = setup();
     at(0, { action: 'slow', node: 2 });
-    expect(state.node(2).slowFactor).toBe(10);
+    expect(slowAt(state, sched, 2)).toBe(10);
     sched.advanceTo(4999);
-    expect(state.node(2).slowFactor).toBe(10);
+    expect(slowAt(state, sched, 2)).toBe(10);
     sched.advanceTo(5000);
-    expect(state.node(2).slowFactor).toBe(1);
+    expect(slowAt(state, sched, 2)).toBe(1);
   });
 
   it('a later slow fault with a different factor is not cleared by the earlier timer', () => {
@@ -514,9 +543,9 @@ describe('slow links and lost acknowledgements', () => {
     at(0, { action: 'slow', node: 0, factor: 10, durationMs: 1000 });
     at(500, { action: 'slow', node: 0, factor: 5, durationMs: 5000 });
     sched.advanceTo(2000);
-    expect(state.node(0).slowFactor).toBe(5);
+    expect(slowAt(state, sched, 0)).toBe(5);
     sched.advanceTo(5500);
-    expect(state.node(0).slowFactor).toBe(1);
+    expect(slowAt(state, sched, 0)).toBe(1);
   });
 
   // Same rule when the factor happens to be equal: the second fault asked for 5 s.
@@ -525,19 +554,19 @@ describe('slow links and lost acknowledgements', () => {
     at(0, { action: 'slow', node: 0, factor: 10, durationMs: 1000 });
     at(500, { action: 'slow', node: 0, factor: 10, durationMs: 5000 });
     sched.advanceTo(2000);
-    expect(state.node(0).slowFactor).toBe(10);
+    expect(slowAt(state, sched, 0)).toBe(10);
   });
 
   it('lostAck sets the window and probability; the window closes after durationMs', () => {
     const { state, sched, rec, at } = setup();
     at(100, { action: 'lostAck', node: 0, probability: 0.5, durationMs: 2000 });
-    expect(state.node(0)).toMatchObject({ lostAckUntil: 2100, lostAckProbability: 0.5 });
+    expect(state.node(0).link).toMatchObject({ lostAckUntil: 2100, lostAckProbability: 0.5 });
     expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'lostAck', node: 0, segments: [0, 3, 6], detail: 'p=0.5 for 2000 ms' }]);
     sched.advanceTo(2100);
-    expect(sched.now()).toBeGreaterThanOrEqual(state.node(0).lostAckUntil);
+    expect(sched.now()).toBeGreaterThanOrEqual(state.node(0).link.lostAckUntil);
     // defaults: p = 1 for 2000 ms
     at(3000, { action: 'lostAck', node: 1 });
-    expect(state.node(1)).toMatchObject({ lostAckUntil: 5000, lostAckProbability: 1 });
+    expect(state.node(1).link).toMatchObject({ lostAckUntil: 5000, lostAckProbability: 1 });
     expect(state.epoch).toBe(1);
   });
 });

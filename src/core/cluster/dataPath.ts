@@ -8,6 +8,7 @@ import { NO_OWNER, type NodeId } from '../domain/clusterMap';
 import { isWrite, type DataReply, type DataRequest } from '../domain/protocol';
 import { KvStatus } from '../domain/status';
 import type { ClusterState, Entry } from './clusterState';
+import { leaveReplicaSet } from './replicaSet';
 
 /** Called for every write applied, so checkers can see duplicate applies. */
 export type ApplyListener = (op: number, key: string, version: number) => void;
@@ -20,17 +21,29 @@ export function ownershipFailureStatus(state: ClusterState, segment: number): Kv
   return state.segment(segment).phase === 'transitioning' ? KvStatus.OwnershipChanging : KvStatus.Moved;
 }
 
-/** The routing decision of node `node` for a request on `segment`: serve, or which status. */
+/**
+ * The routing decision of node `node` for a request on `segment`: serve, or
+ * which status. A node that knows the segment has no reachable owner — none
+ * at all, or one its view lists as crashed or hung (the detector has not
+ * promoted a replica yet) — answers `Unavailable`: re-routing cannot help,
+ * so the client retries after a backoff without a refresh. A replica still
+ * serves reads.
+ */
 export function routeAt(state: ClusterState, node: NodeId, req: DataRequest): 'serve' | KvStatus {
   const seg = state.segment(req.segment);
   const write = isWrite(req.kind);
   if (seg.owner === node) {
+    // fenced for a handoff: the final state is on its way to the new owner
+    if (seg.fenced) return KvStatus.OwnershipChanging;
     if (write && seg.phase === 'migrating') return KvStatus.Migrating;
     return 'serve';
   }
   if (seg.owner === NO_OWNER) return KvStatus.Unavailable;
   if (seg.phase === 'transitioning') return KvStatus.OwnershipChanging;
-  if (seg.replicas.includes(node)) return write ? KvStatus.ReplicaWriteRejected : 'serve';
+  const replica = seg.replicas.includes(node);
+  if (replica && !write) return 'serve';
+  if (!state.isServing(seg.owner)) return KvStatus.Unavailable;
+  if (replica) return KvStatus.ReplicaWriteRejected;
   return ownershipFailureStatus(state, req.segment);
 }
 
@@ -78,14 +91,8 @@ function commit(state: ClusterState, owner: NodeId, req: DataRequest, entry: Ent
     if (state.isServing(r)) state.store(r, req.segment).set(req.key, entry);
     else shrunk = true;
   }
-  if (shrunk) {
-    // A replica that missed a write is no longer in sync: it leaves the
-    // replica set (it catches up again when it returns). Ownership does not
-    // change, so neither does the epoch: the crash becomes one topology
-    // change when the detector declares the node dead.
-    seg.replicas = seg.replicas.filter((r) => state.isServing(r));
-    state.touch();
-  }
+  // a replica that missed the write leaves the replica set (replicaSet.ts)
+  if (shrunk) leaveReplicaSet(state, req.segment, (r) => !state.isServing(r));
   onApply?.(req.op, req.key, entry.version);
   return { status: KvStatus.Ok, version: entry.version };
 }

@@ -58,6 +58,8 @@ export class NodeCore {
     });
     view.owners.forEach((owner, s) => {
       const seg = st.segment(s);
+      // a view in which this node no longer owns a fenced segment settles the fence
+      if (owner !== this.self) seg.fenced = false;
       seg.owner = owner;
       seg.replicas = [...(view.replicas[s] ?? [])];
       seg.phase = view.phases[s] ?? 'stable';

@@ -16,8 +16,9 @@ import { KvStatus } from '../domain/status';
 import type { OpKind } from '../domain/protocol';
 import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
 import { OpTable } from '../telemetry/opTable';
+import { AvailabilityWatch } from './availabilityRule';
 
-export const INVARIANTS = ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept'] as const;
+export const INVARIANTS = ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept', 'replicatedSegmentsAvailable'] as const;
 export type InvariantName = (typeof INVARIANTS)[number];
 
 export interface InvariantCheck {
@@ -110,6 +111,8 @@ export class InvariantChecker implements TelemetrySink {
   private finalLost = new Tally();
   private finalLostKeys: string[] = [];
   private finalChecked = false;
+  /** the availability rule (`availabilityRule.ts`): needs the cluster's truth, so only where a shell hands it over */
+  private availability: AvailabilityWatch | null = null;
 
   constructor(
     private readonly config: () => ClientConfig,
@@ -121,6 +124,16 @@ export class InvariantChecker implements TelemetrySink {
     this.overBudget = new Tally('overBudget', onViolation);
     this.overDeadline = new Tally('overDeadline', onViolation);
     this.overDeadlineInBackoff = new Tally('overDeadlineInBackoff', onViolation);
+  }
+
+  /** checks `replicatedSegmentsAvailable` against `state` at every fault and topology event */
+  watchCluster(state: ClusterState): void {
+    this.availability = new AvailabilityWatch(state);
+  }
+
+  /** closes the availability episodes still open when the run ends at `t` */
+  finishAvailability(t: number): void {
+    this.availability?.finish(t);
   }
 
   emit(e: ZarisEvent): void {
@@ -186,8 +199,12 @@ export class InvariantChecker implements TelemetrySink {
       case 'refresh.waitAbandoned':
         this.tracked(e.op, e.t);
         return;
+      case 'fault':
+      case 'topology':
+        this.availability?.observe(e.t);
+        return;
       default:
-        // fault, topology, refresh.start / end / debounced: nothing per operation
+        // refresh.start / end / debounced: nothing per operation
         return;
     }
   }
@@ -253,7 +270,12 @@ export class InvariantChecker implements TelemetrySink {
   }
 
   report(): InvariantReport {
-    return invariantReport(this.config(), this.tallies(), { count: this.finalLost.count, examples: this.finalLost.examples, keys: this.finalLostKeys, checked: this.finalChecked });
+    return invariantReport(
+      this.config(),
+      this.tallies(),
+      { count: this.finalLost.count, examples: this.finalLost.examples, keys: this.finalLostKeys, checked: this.finalChecked },
+      this.availability === null ? null : availabilityCheck(this.availability),
+    );
   }
 }
 
@@ -266,7 +288,7 @@ export interface FinalCheck extends TallyView {
 const NO_FINAL_CHECK: FinalCheck = { count: 0, examples: [], keys: [], checked: false };
 
 /** the report of a set of tallies: what `InvariantChecker.report()` says for them */
-export function invariantReport(config: ClientConfig, t: Readonly<Record<TallyName, TallyView>>, final: FinalCheck = NO_FINAL_CHECK): InvariantReport {
+export function invariantReport(config: ClientConfig, t: Readonly<Record<TallyName, TallyView>>, final: FinalCheck = NO_FINAL_CHECK, availability: InvariantCheck | null = null): InvariantReport {
   const bugs = config.bugs;
   const self = { ...t, finalLost: final, finalLostKeys: final.keys, finalChecked: final.checked };
     const lostCount = self.lost.count + self.finalLost.count;
@@ -309,6 +331,23 @@ export function invariantReport(config: ClientConfig, t: Readonly<Record<TallyNa
         detail: `${self.overDeadline.count + self.overDeadlineInBackoff.count} operation(s) outlived their deadline by more than the bounded wait they were in (${self.overDeadlineInBackoff.count} in an unclamped backoff)${bugs.unclampedBackoff && self.overDeadlineInBackoff.count > 0 ? ' (expected: unclampedBackoff is on)' : ''}`,
         examples: [...self.overDeadline.examples, ...self.overDeadlineInBackoff.examples].slice(0, MAX_EXAMPLES),
       },
+      // only where a shell handed over the cluster's truth (headless runs, the live test kit)
+      ...(availability === null ? [] : [availability]),
     ];
     return { ok: checks.every((c) => c.ok || c.expected), checks };
+}
+
+/** the availability rule's row (only where a shell handed the checker the cluster's truth) */
+function availabilityCheck(a: AvailabilityWatch): InvariantCheck {
+  return {
+    name: 'replicatedSegmentsAvailable',
+    ok: a.violations === 0,
+    violations: a.violations,
+    expected: false,
+    detail:
+      a.violations === 0
+        ? 'no segment with an up, caught-up replica was unavailable longer than detection + promotion'
+        : `${a.violations} time(s) a segment with an up, caught-up member was unavailable or short of that replica longer than detection + promotion (${a.examples.join('; ')})`,
+    examples: [],
+  };
 }

@@ -101,8 +101,10 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunOu
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
   });
   current = () => engine.client.config;
+  checker.watchCluster(engine.state);
   engine.run(options.onProgress);
   aggregator.finish(scenario.durationMs);
+  checker.finishAvailability(engine.now);
   checker.checkFinalState(engine.state);
   return { summary: summarize(engine, aggregator, checker.report()), engine, aggregator };
 }

@@ -112,7 +112,12 @@ describe('invalid scenarios name the field path', () => {
     ['fault factor below 1', { ...BASE, faults: [{ atMs: 1, action: 'slow', node: 1, factor: 0.5 }] }, 'faults[0].factor', /≥ 1/],
     ['fault node missing for a failover', { ...BASE, faults: [{ atMs: 1, action: 'failover' }] }, 'faults[0].node', /node is required/],
     ['fault node fractional', { ...BASE, faults: [{ atMs: 1, action: 'hang', node: 0.5 }] }, 'faults[0].node', /whole number/],
-    ['fault after the end of the run', { ...BASE, faults: [{ atMs: 10_001, action: 'failover', node: 1 }] }, 'faults[0].atMs', /after the end of the run \(durationMs 10000\)/],
+    ['fault after the end of the run', { ...BASE, faults: [{ atMs: 10_001, action: 'failover', node: 1 }] }, 'faults[0].atMs', /not before the end of the run \(durationMs 10000\)/],
+    ['fault exactly at the end of the run (it would do nothing)', { ...BASE, faults: [{ atMs: 10_000, action: 'scaleOut' }] }, 'faults[0].atMs', /^atMs 10000 is not before the end of the run \(durationMs 10000\): a fault must start before it$/],
+    ['failover of a node already down', { ...BASE, faults: [{ atMs: 1_000, action: 'failover', node: 1 }, { atMs: 2_000, action: 'failover', node: 1 }] }, 'faults[1].node', /^node 1 is already down at 2000 ms \(failover at 1000 ms\): fail it back first$/],
+    ['more scale-outs than the node cap', { ...BASE, faults: Array.from({ length: 30 }, (_, i) => ({ atMs: i, action: 'scaleOut' })) }, 'faults[29]', /^scaleOut at 29 ms would make 33 nodes: a cluster has at most 32 \(cluster.nodes plus scale-outs\)$/],
+    ['a field the action does not take', { ...BASE, faults: [{ atMs: 0, action: 'failover', node: 1, factor: 3 }] }, 'faults[0].factor', /^failover takes no factor \(its fields: atMs, action, node\)$/],
+    ['a partition direction not in the list', { ...BASE, faults: [{ atMs: 0, action: 'partition', node: 1, direction: 'both' }] }, 'faults[0].direction', /^direction must be one of in, out$/],
     ['workload with concurrency 0 and no rate', { ...BASE, workload: { concurrency: 0 } }, 'workload', /concurrency ≥ 1 or ratePerSec > 0/],
     ['workload with concurrency 0 and rate 0', { ...BASE, workload: { concurrency: 0, ratePerSec: 0 } }, 'workload', /concurrency ≥ 1 or ratePerSec > 0/],
   ];
@@ -196,9 +201,17 @@ describe('fault nodes must exist at their time', () => {
     ).not.toThrow();
   });
 
-  it('a fault exactly at durationMs is allowed; scaleOut and failback may omit the node', () => {
-    const s = loadScenario({ ...BASE, faults: [{ atMs: 10_000, action: 'scaleOut' }, { atMs: 10_000, action: 'failback' }] });
-    expect(s.faults).toHaveLength(2);
+  it('scaleOut and failback may omit the node; a failed-back node may fail over again', () => {
+    const s = loadScenario({
+      ...BASE,
+      faults: [
+        { atMs: 9_999, action: 'scaleOut' },
+        { atMs: 100, action: 'failover', node: 1 },
+        { atMs: 200, action: 'failback' },
+        { atMs: 300, action: 'failover', node: 1 },
+      ],
+    });
+    expect(s.faults).toHaveLength(4);
   });
 });
 

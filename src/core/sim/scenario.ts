@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BUG_TOGGLES, clientConfigInputSchema, bugTogglesSchema, mergeClientConfig, resolveClientConfig, type BugToggles, type ClientConfig } from '../client/config';
-import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from '../cluster/clusterConfig';
+import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, MAX_CLUSTER_NODES, type ClusterConfig } from '../cluster/clusterConfig';
 import { faultSpecSchema, type FaultSpec } from '../cluster/faults';
 import { InputError, issuesOf, type InputIssue } from '../validation';
 import { isIdleWorkload, mergeWorkload, resolveWorkload, workloadSchema, type WorkloadConfig } from './workloadConfig';
@@ -38,11 +38,13 @@ export const scenarioSchema = z
     changes: z.array(configChangeSchema, { error: 'changes must be a list of { atMs, client?, workload?, paused? }' }).max(10_000, 'at most 10000 changes').optional(),
   })
   .superRefine((s, ctx) => {
+    // the fault schedule in time order: nodes exist, a crashed node is not crashed again, the cluster stays within its cap
     let members = s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes;
+    const down = new Map<number, number>(); // node → atMs of its failover
     const ordered = (s.faults ?? []).map((f, i) => ({ f, i })).sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i);
     for (const { f, i } of ordered) {
-      if (f.atMs > s.durationMs) {
-        ctx.addIssue({ code: 'custom', path: ['faults', i, 'atMs'], message: `atMs ${f.atMs} is after the end of the run (durationMs ${s.durationMs})` });
+      if (f.atMs >= s.durationMs) {
+        ctx.addIssue({ code: 'custom', path: ['faults', i, 'atMs'], message: `atMs ${f.atMs} is not before the end of the run (durationMs ${s.durationMs}): a fault must start before it` });
       }
       if (f.node !== undefined && f.node >= members) {
         ctx.addIssue({
@@ -51,7 +53,25 @@ export const scenarioSchema = z
           message: `node ${f.node} does not exist at ${f.atMs} ms (nodes 0..${members - 1})`,
         });
       }
-      if (f.action === 'scaleOut') members++;
+      if (f.action === 'failover' && f.node !== undefined) {
+        const since = down.get(f.node);
+        if (since !== undefined) {
+          ctx.addIssue({ code: 'custom', path: ['faults', i, 'node'], message: `node ${f.node} is already down at ${f.atMs} ms (failover at ${since} ms): fail it back first` });
+        }
+        down.set(f.node, f.atMs);
+      }
+      if (f.action === 'failback') {
+        // failback without a node brings back the first node that is down (lowest id)
+        const target = f.node ?? [...down.keys()].sort((a, b) => a - b)[0];
+        if (target !== undefined) down.delete(target);
+      }
+      if (f.action === 'scaleOut') {
+        members++;
+        if (members > MAX_CLUSTER_NODES) {
+          ctx.addIssue({ code: 'custom', path: ['faults', i], message: `scaleOut at ${f.atMs} ms would make ${members} nodes: a cluster has at most ${MAX_CLUSTER_NODES} (cluster.nodes plus scale-outs)` });
+          members--;
+        }
+      }
     }
     const nodes = s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes;
     const replicas = s.cluster?.replicas ?? DEFAULT_CLUSTER_CONFIG.replicas;

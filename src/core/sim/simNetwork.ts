@@ -3,11 +3,14 @@
  * Each link is FIFO (like one TCP connection); each node serves one request
  * at a time with a per-kind service time, so herds and storms load real
  * nodes. A crashed node refuses (NodeUnavailable) and resets in-flight
- * requests (Socket); a hung node never answers (Timeout).
+ * requests (Socket); a hung node never answers (Timeout). The link faults
+ * (slow, lost ack, one-way partition, garbled reply) are the shared rules
+ * of `cluster/linkFaults.ts`.
  */
 import { TransportFailure, type Transport, type TransportOutcome } from '../client/transport';
 import type { ClusterState, NodeInfo } from '../cluster/clusterState';
 import { serveData, type ApplyListener } from '../cluster/dataPath';
+import { linkLatencyMs, replyFate, requestLost } from '../cluster/linkFaults';
 import type { NodeId } from '../domain/clusterMap';
 import type { NodeReply, NodeRequest } from '../domain/protocol';
 import { KvStatus, TransportErrorCode } from '../domain/status';
@@ -17,6 +20,7 @@ import type { SimClock } from '../time/simClock';
 const TIMEOUT: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.Timeout, 'no answer in time') };
 const REFUSED: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.NodeUnavailable, 'connection refused') };
 const RESET: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.Socket, 'connection reset') };
+const GARBLED: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.Transport, 'garbled reply') };
 
 /**
  * One request on its way: what the node needs to serve it, then the answer
@@ -60,7 +64,7 @@ export class SimNetwork implements Transport {
   private oneWay(node: NodeInfo): number {
     const { latencyMs, jitterMs } = this.state.config;
     const base = jitterMs > 0 ? latencyMs + this.rng.exp(jitterMs) : latencyMs;
-    return node.slowFactor === 1 ? base : base * node.slowFactor;
+    return linkLatencyMs(node.link, this.scheduler.now(), base);
   }
 
   private serviceMs(req: NodeRequest): number {
@@ -79,7 +83,7 @@ export class SimNetwork implements Transport {
       sched.at(now, () => done(REFUSED));
       return;
     }
-    if (node.status === 'hung') {
+    if (node.status === 'hung' || requestLost(node.link, now)) {
       sched.at(deadline, () => done(TIMEOUT));
       return;
     }
@@ -114,21 +118,22 @@ export class SimNetwork implements Transport {
     }
     let reply: NodeReply;
     let extra = 0;
+    let committed = false;
     if (req.type === 'map') {
       reply = { status: 'Ok', map: this.state.map() };
     } else {
       reply = serveData(this.state, node.id, req, this.onApply);
-      if (req.kind !== 'get' && reply.status === KvStatus.Ok) {
-        extra = this.state.config.replicationMs;
-        if (now < node.lostAckUntil && this.rng.next() < node.lostAckProbability) {
-          // committed, but the acknowledgement is lost on the way back
-          if (!timedOut) this.deliver(deadline, f, TIMEOUT);
-          return;
-        }
-      }
+      committed = req.kind !== 'get' && reply.status === KvStatus.Ok;
+      if (committed) extra = this.state.config.replicationMs;
+    }
+    const fate = replyFate(node.link, now, committed, this.rng);
+    if (fate === 'lost') {
+      // served (a write is committed), but the reply is lost on the way back
+      if (!timedOut) this.deliver(deadline, f, TIMEOUT);
+      return;
     }
     if (timedOut) return;
-    this.deliver(now + extra + this.oneWay(node), f, { ok: true, reply });
+    this.deliver(now + extra + this.oneWay(node), f, fate === 'garbled' ? GARBLED : { ok: true, reply });
   }
 
   /** the answer reaches the client at `at`, or the client times out first */

@@ -121,7 +121,7 @@ export interface OpEndEvent {
 }
 
 /** Fault actions (SPEC §4); see `src/core/cluster/faults.ts`. */
-export const FAULT_ACTIONS = ['failover', 'scaleOut', 'failback', 'hang', 'resume', 'slow', 'lostAck'] as const;
+export const FAULT_ACTIONS = ['failover', 'scaleOut', 'failback', 'hang', 'resume', 'slow', 'lostAck', 'partition', 'garble'] as const;
 export type FaultAction = (typeof FAULT_ACTIONS)[number];
 
 export interface FaultEvent {

@@ -6,6 +6,7 @@
  * to the UI's SessionListener. The worker APIs are the workers' own exported
  * types, imported as types only.
  */
+import { MAX_CLUSTER_NODES } from '../../core/cluster/clusterConfig';
 import * as Comlink from 'comlink';
 import type { ClientConfig } from '../../core/client/config';
 import type { FaultCommand } from '../../core/cluster/faults';
@@ -90,7 +91,7 @@ export class LiveSession implements PlaygroundControls {
     worker.onerror = (e) => this.listener.onError(`node ${id} worker error: ${e.message}`);
     const api = Comlink.wrap<NodeWorkerApi>(worker);
     const toControl = new MessageChannel();
-    await api.init(id, this.scenario.cluster, t(toControl.port1));
+    await api.init(id, this.scenario.cluster, this.scenario.seed, t(toControl.port1));
     await this.control.addNode(id, t(toControl.port2));
     for (const [other, handle] of this.nodes) {
       if (other === id) continue;
@@ -155,9 +156,12 @@ export class LiveSession implements PlaygroundControls {
       case 'failover':
         if (cmd.node !== undefined) this.kill(cmd.node);
         break;
-      case 'scaleOut':
-        await this.spawnNode(await this.control.nodeCount());
+      case 'scaleOut': {
+        // at the node cap no worker starts; the control plane reports the scale-out as ignored
+        const count = await this.control.nodeCount();
+        if (count < MAX_CLUSTER_NODES) await this.spawnNode(count);
         break;
+      }
       case 'failback': {
         const id = cmd.node ?? (await this.firstDeadNode());
         if (id === undefined) break;

@@ -1,18 +1,24 @@
 import { useState } from 'react';
-import type { FaultCommand } from '../../core/cluster/faults';
-import { FAULT_HELP } from '../../core/cluster/faults';
-import type { FaultAction } from '../../core/telemetry/events';
+import { MAX_CLUSTER_NODES } from '../../core/cluster/clusterConfig';
+import { FAULT_KINDS, type FaultCommand, type FaultKind } from '../../core/cluster/faults';
 import { selectFaultTargets } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { FAULT_STYLE } from '../theme/statusColors';
 import { useSessionActions } from './ControlsContext';
 import { FormErrors } from './Field';
 
-/** default strength of the timed faults */
-const SLOW = { factor: 20, durationMs: 10_000 };
-const LOST_ACK = { probability: 0.5, durationMs: 10_000 };
+/** what a button's defaults mean, for its tooltip */
+function strength(b: Partial<FaultCommand>): string {
+  const parts = [
+    b.factor !== undefined ? `×${b.factor}` : null,
+    b.probability !== undefined ? `p = ${b.probability}` : null,
+    b.direction !== undefined ? `direction ${b.direction}` : null,
+    b.durationMs !== undefined ? `for ${b.durationMs / 1000} s` : null,
+  ].filter((p) => p !== null);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+}
 
-/** fault buttons (SPEC §4) with the node they act on */
+/** fault buttons (SPEC §4), one per entry of the fault registry, with the node they act on */
 export function FaultControls() {
   const cluster = useDashboard((s) => s.cluster);
   const issues = useDashboard((s) => s.formErrors.fault);
@@ -21,17 +27,23 @@ export function FaultControls() {
   const [picked, setPicked] = useState<number | null>(null);
   // the chosen node, else the first live one
   const node = picked !== null && targets.all.includes(picked) ? picked : (targets.up[0] ?? targets.all[0] ?? 0);
-  const fire = (action: FaultAction, extra: Partial<FaultCommand> = {}) => void actions.fault({ action, ...extra });
   const nodeIsDown = targets.down.includes(node);
-  const buttons: { action: FaultAction; cmd: () => void; disabled: boolean }[] = [
-    { action: 'failover', cmd: () => fire('failover', { node }), disabled: nodeIsDown },
-    { action: 'scaleOut', cmd: () => fire('scaleOut'), disabled: false },
-    { action: 'failback', cmd: () => fire('failback', nodeIsDown ? { node } : {}), disabled: targets.down.length === 0 },
-    { action: 'hang', cmd: () => fire('hang', { node }), disabled: nodeIsDown },
-    { action: 'resume', cmd: () => fire('resume', { node }), disabled: targets.hung.length === 0 },
-    { action: 'slow', cmd: () => fire('slow', { node, ...SLOW }), disabled: nodeIsDown },
-    { action: 'lostAck', cmd: () => fire('lostAck', { node, ...LOST_ACK }), disabled: nodeIsDown },
-  ];
+  const disabled = (k: FaultKind): boolean => {
+    switch (k.needs) {
+      case 'serving':
+        return nodeIsDown;
+      case 'someDown':
+        return targets.down.length === 0;
+      case 'someHung':
+        return targets.hung.length === 0;
+      case 'room':
+        return targets.all.length >= MAX_CLUSTER_NODES;
+    }
+  };
+  const fire = (k: FaultKind): void => {
+    const target: Partial<FaultCommand> = k.node === 'required' ? { node } : k.id === 'failback' && nodeIsDown ? { node } : {};
+    void actions.fault({ action: k.id, ...k.button, ...target });
+  };
   return (
     <div className="faults" role="group" aria-label="Faults">
       <label className="node-pick">
@@ -44,18 +56,18 @@ export function FaultControls() {
           ))}
         </select>
       </label>
-      {buttons.map((b) => (
+      {FAULT_KINDS.map((k) => (
         <button
-          key={b.action}
+          key={k.id}
           type="button"
           className="btn fault"
-          style={{ borderColor: FAULT_STYLE[b.action].color }}
-          onClick={b.cmd}
-          disabled={b.disabled}
-          title={`${FAULT_HELP[b.action]}${b.action === 'slow' ? ` (×${SLOW.factor} for ${SLOW.durationMs / 1000} s)` : b.action === 'lostAck' ? ` (p = ${LOST_ACK.probability} for ${LOST_ACK.durationMs / 1000} s)` : ''}`}
+          style={{ borderColor: FAULT_STYLE[k.id].color }}
+          onClick={() => fire(k)}
+          disabled={disabled(k)}
+          title={`${k.help}${strength(k.button)}${k.needs === 'room' ? ` (at most ${MAX_CLUSTER_NODES} nodes)` : ''}`}
         >
-          <span className="dot" style={{ background: FAULT_STYLE[b.action].color }} aria-hidden="true" />
-          {FAULT_STYLE[b.action].label}
+          <span className="dot" style={{ background: FAULT_STYLE[k.id].color }} aria-hidden="true" />
+          {FAULT_STYLE[k.id].label}
         </button>
       ))}
       <FormErrors issues={issues} what="Fault" />

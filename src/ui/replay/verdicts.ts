@@ -23,6 +23,7 @@ const BROKEN: Readonly<Record<InvariantName, (n: number) => string>> = {
   noRetriedRealAnswers: (n) => `${plural(n, 'real answer')} retried`,
   attemptBudgetKept: (n) => `${plural(n, 'operation')} beyond their attempt budget`,
   deadlineKept: (n) => `${plural(n, 'operation')} outlived their deadline`,
+  replicatedSegmentsAvailable: (n) => `${plural(n, 'segment outage', 'segment outages')} longer than detection + promotion while a caught-up replica was up`,
 };
 
 function ofReport(report: InvariantReport | null, pendingLabel: string): VerdictLine & { readonly broken: readonly string[] } {

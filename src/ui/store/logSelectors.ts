@@ -79,6 +79,7 @@ export const INVARIANT_LABELS: Readonly<Record<InvariantName, string>> = {
   noRetriedRealAnswers: 'Conflict / NotFound never retried',
   attemptBudgetKept: 'Attempt budget kept',
   deadlineKept: 'Deadline kept',
+  replicatedSegmentsAvailable: 'Replicated segments stay available',
 };
 
 export type Verdict = 'pending' | 'ok' | 'expected' | 'violated';

@@ -25,6 +25,8 @@ const FAULT_VERB: Readonly<Record<FaultAction, string>> = {
   resume: 'resume of node',
   slow: 'slow link to node',
   lostAck: 'lost acknowledgements from node',
+  partition: 'one-way partition of node',
+  garble: 'garbled replies from node',
 };
 
 /** "failover (crash) of node 1" */

@@ -6,6 +6,7 @@
  * (--panel #111a2e); close hues are kept apart by lightness, and every chart
  * also names each series in its legend and tooltip.
  */
+import { FAULT_KINDS } from '../../core/cluster/faults';
 import type { NodeStatus, SegmentPhase } from '../../core/cluster/clusterState';
 import type { Outcome } from '../../core/domain/status';
 import type { EndReason, FaultAction } from '../../core/telemetry/events';
@@ -73,15 +74,21 @@ export const SEGMENT_PHASE_STYLE: Readonly<Record<SegmentPhase, SeriesStyle>> = 
   transitioning: { label: 'transitioning (handoff)', color: '#BBCC33' },
 };
 
-export const FAULT_STYLE: Readonly<Record<FaultAction, SeriesStyle>> = {
-  failover: { label: 'Failover', color: '#EE6677' },
-  scaleOut: { label: 'Scale out', color: '#77AADD' },
-  failback: { label: 'Failback', color: '#44BB99' },
-  hang: { label: 'Hang', color: '#E7A33E' },
-  resume: { label: 'Resume', color: '#99DDFF' },
-  slow: { label: 'Slow link', color: '#CC99CC' },
-  lostAck: { label: 'Lost ack', color: '#FFAABB' },
+/** label from the fault registry, colour here */
+const FAULT_COLORS: Readonly<Record<FaultAction, string>> = {
+  failover: '#EE6677',
+  scaleOut: '#77AADD',
+  failback: '#44BB99',
+  hang: '#E7A33E',
+  resume: '#99DDFF',
+  slow: '#CC99CC',
+  lostAck: '#FFAABB',
+  partition: '#AA7744',
+  garble: '#BBBB55',
 };
+export const FAULT_STYLE: Readonly<Record<FaultAction, SeriesStyle>> = Object.fromEntries(
+  FAULT_KINDS.map((k) => [k.id, { label: k.label, color: FAULT_COLORS[k.id] }]),
+) as Record<FaultAction, SeriesStyle>;
 
 /** throughput split (SPEC §8 field evidence) */
 export const SPLIT_STYLE = {

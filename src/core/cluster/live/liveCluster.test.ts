@@ -201,3 +201,49 @@ describe('final-state data', () => {
     expect(versions?.get(k1)).toBe(2);
   });
 });
+
+describe('issue 11 regressions on the live protocol', () => {
+  it('fix 2: a failed-back node rejoins the replica sets it was only a replica of; the next failure of their owner promotes it', () => {
+    const c = new LiveCluster({ segments: 9 });
+    const keys = [0, 3, 6].map((s) => c.keyIn(s)); // node 0's segments, replica 1
+    c.kill(1);
+    c.run(DETECTION_MS);
+    for (const k of keys) expect(c.ask(0, 'put', k, 'while-1-was-away')?.status).toBe(KvStatus.Ok);
+    c.restart(1);
+    c.run(3_000);
+    for (const s of [0, 3, 6]) expect(c.control.state.segment(s)).toMatchObject({ owner: 0, replicas: [1] });
+    for (const k of keys) expect(c.ask(0, 'put', k, 'after-return')?.status).toBe(KvStatus.Ok);
+    c.kill(0);
+    c.run(DETECTION_MS);
+    for (const s of [0, 3, 6]) expect(c.control.state.segment(s).owner).toBe(1);
+    for (const k of keys) expect(c.ask(1, 'get', k)).toMatchObject({ status: KvStatus.Ok, value: 'after-return' });
+  });
+
+  it('fix 3: a scale-out while a node is down but not yet declared dead migrates at once and re-plans after the detection', () => {
+    const c = new LiveCluster({ segments: 12 });
+    c.kill(1);
+    c.run(100);
+    c.scaleOut();
+    c.run(2_000);
+    const before = c.control.state.ownedBy(3).length;
+    expect(before).toBeGreaterThan(0); // share 12 / 4 = 3 counts the down member
+    c.run(DETECTION_MS + 3_000);
+    expect(c.control.state.ownedBy(3).length).toBeGreaterThanOrEqual(4); // 12 / 3 once node 1 is declared dead
+    expect(c.control.state.node(3).status).toBe('up');
+  });
+});
+
+describe('Unavailable from a node that knows the owner is gone', () => {
+  it('a replica answers a write Unavailable while its owner is down and not yet replaced, and serves it after the promotion', () => {
+    const c = new LiveCluster();
+    const key = c.keyIn(0); // segment 0: owner 0, replica 1
+    expect(c.ask(0, 'put', key, 'a')?.status).toBe(KvStatus.Ok);
+    c.kill(0);
+    c.run(20); // the view (node 0 down) reaches node 1
+    expect(c.ask(1, 'put', key, 'b')?.status).toBe(KvStatus.Unavailable);
+    expect(c.ask(1, 'get', key)).toMatchObject({ status: KvStatus.Ok, value: 'a' }); // a replica still serves reads
+    expect(c.ask(2, 'put', key, 'b')?.status).toBe(KvStatus.Unavailable);
+    c.run(DETECTION_MS);
+    expect(c.ask(1, 'put', key, 'b')).toMatchObject({ status: KvStatus.Ok, version: 2 });
+  });
+});

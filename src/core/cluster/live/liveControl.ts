@@ -18,8 +18,9 @@ import type { Scheduler, TimerId } from '../../time/scheduler';
 import type { ClusterConfig } from '../clusterConfig';
 import { ClusterState, type Entry } from '../clusterState';
 import { ControlPlane, type DataMover, type SegmentMove } from '../controlPlane';
-import type { FaultCommand } from '../faults';
+import { FAULTS, type FaultCommand } from '../faults';
 import { clusterViewOf, nodeViewOf, type ClusterView } from '../views';
+import { freshestCopy } from '../freshestCopy';
 import { DiskStore } from './diskStore';
 import type { ControlToNode, NodeToControl, SegmentEntries } from './protocol';
 
@@ -55,7 +56,8 @@ export class LiveControl {
   readonly disks: DiskStore;
   /** nodes with a live worker */
   private readonly linked = new Set<NodeId>();
-  private readonly lastBeat = new Map<NodeId, number>();
+  /** node → how often it was linked (its current worker's incarnation) */
+  private readonly incarnations = new Map<NodeId, number>();
   private readonly keyCounts = new Map<NodeId, readonly number[]>();
   private readonly handoffs = new Map<number, Handoff>();
   private readonly dumps = new Map<number, Dump>();
@@ -84,8 +86,7 @@ export class LiveControl {
 
   /** announces the initial topology and starts detection and view publishing */
   start(): void {
-    const hb = this.state.config.heartbeatMs;
-    this.every(Math.min(hb, 250), () => this.detect());
+    this.every(this.state.config.heartbeatMs, () => this.detect());
     this.every(50, () => this.publish(false));
     this.every(1_000, () => this.publish(true));
     this.control.announce();
@@ -116,8 +117,10 @@ export class LiveControl {
   /** a node worker (initial, scale-out, restart) is linked: it replays its disk, then gets the view */
   nodeLinked(id: NodeId): void {
     this.linked.add(id);
-    this.lastBeat.set(id, this.scheduler.now());
-    this.links.toNode(id, { kind: 'replay', segments: this.disks.replay(id) });
+    this.control.detector.beat(id, this.scheduler.now());
+    const incarnation = (this.incarnations.get(id) ?? 0) + 1;
+    this.incarnations.set(id, incarnation);
+    this.links.toNode(id, { kind: 'replay', incarnation, segments: this.disks.replay(id) });
     this.publish(true);
   }
 
@@ -137,29 +140,29 @@ export class LiveControl {
     this.links.clusterView(view);
   }
 
+  /** a detector check on the heartbeats that arrived (the rule: `failureDetector.ts`) */
   private detect(): void {
-    const now = this.scheduler.now();
-    for (const n of this.state.nodes) {
-      if (n.declaredDead) continue;
-      const last = this.lastBeat.get(n.id) ?? now;
-      if (now - last > this.state.config.failureTimeoutMs) this.control.declareDead(n.id);
-    }
+    this.control.check();
     this.publish(false);
   }
 
   fromNode(id: NodeId, msg: NodeToControl): void {
     switch (msg.kind) {
       case 'heartbeat':
-        this.lastBeat.set(id, this.scheduler.now());
+        this.control.detector.beat(id, this.scheduler.now());
         this.keyCounts.set(id, msg.keyCounts);
         return;
       case 'replicaLost':
         this.control.replicaLost(msg.segment, msg.replica);
         return;
       case 'persist':
+        // a crashed incarnation's late writes were never acknowledged (an owner waits for `persisted`): dropped
+        if (msg.incarnation !== this.incarnations.get(id)) return;
         for (const w of msg.writes) this.disks.write(id, w.segment, w.key, w.entry);
+        this.send(id, { kind: 'persisted', seq: msg.seq });
         return;
       case 'persistSegment':
+        if (msg.incarnation !== this.incarnations.get(id)) return;
         this.disks.merge(id, msg.segment, msg.entries);
         return;
       case 'caughtUp':
@@ -209,15 +212,19 @@ export class LiveControl {
   fault(cmd: FaultCommand): void {
     const node = cmd.node;
     if (cmd.action === 'failover' && node !== undefined) this.nodeUnlinked(node);
+    const before = node === undefined ? undefined : this.state.nodes[node]?.status;
     this.control.apply(cmd);
     if (node !== undefined) {
       const n = this.state.nodes[node];
-      if (cmd.action === 'hang' && n?.status === 'hung') this.send(node, { kind: 'hang', on: true });
-      if (cmd.action === 'resume') this.send(node, { kind: 'hang', on: false });
-      if (cmd.action === 'slow') this.send(node, { kind: 'slow', factor: cmd.factor ?? 10, untilMs: cmd.durationMs ?? 5000 });
-      if (cmd.action === 'lostAck') this.send(node, { kind: 'lostAck', probability: cmd.probability ?? 1, untilMs: cmd.durationMs ?? 2000 });
-      if (cmd.action === 'hang' && cmd.durationMs !== undefined) this.scheduler.setTimer(cmd.durationMs, () => this.send(node, { kind: 'hang', on: false }));
-      if (cmd.action === 'failback' || cmd.action === 'resume') this.lastBeat.set(node, this.scheduler.now());
+      // the worker mirrors the control plane's verdict: hung only if this hang took effect,
+      // answering again once the control plane resumed it (its own timer fires first)
+      if (cmd.action === 'hang' && before !== 'hung' && n?.status === 'hung') {
+        this.send(node, { kind: 'hang', on: true });
+        if (cmd.durationMs !== undefined) this.scheduler.setTimer(cmd.durationMs, () => n.status !== 'hung' && this.send(node, { kind: 'hang', on: false }));
+      }
+      if (cmd.action === 'resume' && before === 'hung') this.send(node, { kind: 'hang', on: false });
+      const link = FAULTS[cmd.action].link;
+      if (link !== undefined) this.send(node, { kind: 'link', cmd: link(cmd) });
     }
     this.publish(true);
   }
@@ -259,18 +266,7 @@ export class LiveControl {
   }
 
   private freshestDisk(segment: number): ReadonlyMap<string, Entry> {
-    let best: ReadonlyMap<string, Entry> = new Map();
-    let bestSum = -1;
-    for (const n of this.state.nodes) {
-      let sum = 0;
-      const d = this.disks.segment(n.id, segment);
-      for (const e of d.values()) sum += e.version;
-      if (sum > bestSum) {
-        bestSum = sum;
-        best = d;
-      }
-    }
-    return best;
+    return freshestCopy(this.state.nodes.map((n) => this.disks.segment(n.id, segment))) ?? new Map<string, Entry>();
   }
 
   /** number of members the control plane knows (scale-out assigns the next id) */

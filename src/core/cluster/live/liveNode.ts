@@ -9,9 +9,9 @@
  */
 import type { NodeId } from '../../domain/clusterMap';
 import type { NodeReply, NodeRequest } from '../../domain/protocol';
-import { KvStatus } from '../../domain/status';
 import type { Scheduler } from '../../time/scheduler';
 import type { ClusterConfig } from '../clusterConfig';
+import { createLinkFaults, applyLinkFault, type LinkFaults } from '../linkFaults';
 import { NodeCore, type ReplicationPlan } from '../nodeCore';
 import type { ControlToNode, DiskWrite, NodeToControl, PeerMessage } from './protocol';
 
@@ -36,8 +36,8 @@ export class LiveNode {
   readonly core: NodeCore;
   /** answers nothing, replicates nothing, sends no heartbeat */
   hung = false;
-  /** segment → handoff id: fenced for a handoff, answers OwnershipChanging until the new view */
-  private readonly fenced = new Map<number, number>();
+  /** the faults on this node's client link; the worker shell asks `linkFaults.ts` what they do to each request and reply */
+  readonly link: LinkFaults = createLinkFaults();
   private replayed = false;
   private viewed = false;
   /** requests that arrived before the disk replay and the first view */
@@ -46,6 +46,13 @@ export class LiveNode {
   private readonly repWaits = new Map<number, () => void>();
   /** writes applied and not yet posted to the disk (posted as one batch per tick, or before an acknowledgement) */
   private diskBatch: DiskWrite[] = [];
+  /** this worker's incarnation, from its replay (-1 before: nothing is posted to the disk until then) */
+  private incarnation = -1;
+  /** seq of the last disk batch posted / acknowledged durable */
+  private diskSeq = 0;
+  private durableSeq = 0;
+  /** acknowledgements waiting for their disk batch, in seq order */
+  private durableWaits: { readonly seq: number; readonly fn: () => void }[] = [];
 
   constructor(
     readonly self: NodeId,
@@ -74,35 +81,56 @@ export class LiveNode {
       return;
     }
     if (req.type === 'map') return respond(this.core.mapReply());
-    if (this.fenced.has(req.segment)) return respond({ status: KvStatus.OwnershipChanging });
     const { reply, replicate } = this.core.serve(req);
     if (replicate === null) return respond(reply);
     this.commit(replicate, () => respond(reply));
   }
 
-  /** a committed write: applied on every replica and posted to the disk, then `done` (the acknowledgement) */
+  /**
+   * A committed write: applied on every replica and durable on this node's
+   * disk, then `done` (the acknowledgement). Waiting for the disk's
+   * `persisted` (not only for the post) is what makes a restart safe: a
+   * worker restarted at once replays a disk that already holds every write
+   * it acknowledged.
+   */
   private commit(plan: ReplicationPlan, done: () => void): void {
-    this.persist(plan.segment, plan.key, plan.entry);
+    const seq = this.persist(plan.segment, plan.key, plan.entry);
     let waiting = plan.replicas.length + 1;
     const one = (): void => {
       if (--waiting > 0) return;
-      this.flushDisk(); // the disk has the write in its queue before the client can see the ack
-      done();
+      this.flushDisk();
+      this.whenDurable(seq, done);
     };
     for (const r of plan.replicas) this.replicateTo(r, plan, one);
     one();
   }
 
-  /** queues an applied write for the disk (posted within the tick, and always before its acknowledgement) */
-  private persist(segment: number, key: string, entry: ReplicationPlan['entry']): void {
+  /** queues an applied write for the disk (posted within the tick); returns the seq of its batch */
+  private persist(segment: number, key: string, entry: ReplicationPlan['entry']): number {
     if (this.diskBatch.length === 0) this.scheduler.setTimer(0, () => this.flushDisk());
     this.diskBatch.push({ segment, key, entry });
+    return this.diskSeq + 1;
   }
 
   private flushDisk(): void {
-    if (this.diskBatch.length === 0) return;
-    this.links.toControl({ kind: 'persist', writes: this.diskBatch });
+    if (this.diskBatch.length === 0 || this.incarnation < 0) return;
+    this.links.toControl({ kind: 'persist', incarnation: this.incarnation, seq: ++this.diskSeq, writes: this.diskBatch });
     this.diskBatch = [];
+  }
+
+  private whenDurable(seq: number, fn: () => void): void {
+    if (seq <= this.durableSeq) fn();
+    else this.durableWaits.push({ seq, fn });
+  }
+
+  private durable(seq: number): void {
+    this.durableSeq = Math.max(this.durableSeq, seq);
+    let i = 0;
+    while (i < this.durableWaits.length && (this.durableWaits[i] as { seq: number }).seq <= this.durableSeq) i++;
+    if (i === 0) return;
+    const ready = this.durableWaits.slice(0, i);
+    this.durableWaits = this.durableWaits.slice(i);
+    for (const w of ready) w.fn();
   }
 
   /** one replica: acked, or after REPLICATION_TIMEOUT_MS reported lost (the write is acknowledged without it) */
@@ -141,7 +169,7 @@ export class LiveNode {
         this.core.loadSnapshot(msg.segment, msg.entries);
         this.flushDisk(); // earlier writes first
         // the disk port is FIFO: the snapshot is durable before the control plane reads `caughtUp`
-        this.links.toControl({ kind: 'persistSegment', segment: msg.segment, entries: msg.entries });
+        this.links.toControl({ kind: 'persistSegment', incarnation: this.incarnation, segment: msg.segment, entries: msg.entries });
         if (msg.handoff !== undefined) this.links.toControl({ kind: 'caughtUp', handoff: msg.handoff, segment: msg.segment });
         return;
     }
@@ -151,12 +179,14 @@ export class LiveNode {
     switch (msg.kind) {
       case 'replay':
         for (const [segment, entries] of msg.segments) this.core.loadSnapshot(segment, entries);
+        this.incarnation = msg.incarnation;
         this.replayed = true;
+        this.flushDisk(); // replica writes that arrived before the replay
         return this.drain();
+      case 'persisted':
+        return this.durable(msg.seq);
       case 'view':
-        this.core.applyView(msg.view);
-        // a view in which this node no longer owns a fenced segment settles it
-        for (const s of [...this.fenced.keys()]) if (msg.view.owners[s] !== this.self) this.fenced.delete(s);
+        this.core.applyView(msg.view); // settles fences of segments it no longer owns
         this.viewed = true;
         return this.drain();
       case 'copy':
@@ -168,11 +198,11 @@ export class LiveNode {
       case 'fence':
         // from now on no write to the segment is acknowledged here; the final
         // state follows every replicated write on the FIFO peer port
-        this.fenced.set(msg.segment, msg.handoff);
+        this.core.state.segment(msg.segment).fenced = true; // routeAt answers OwnershipChanging (dataPath.ts)
         this.links.toPeer(msg.to, { kind: 'snapshot', segment: msg.segment, entries: this.core.snapshot(msg.segment), handoff: msg.handoff });
         return;
       case 'unfence':
-        this.fenced.delete(msg.segment);
+        this.core.state.segment(msg.segment).fenced = false;
         return;
       case 'dump':
         this.links.toControl({ kind: 'dumped', id: msg.id, segments: this.core.state.segments.map((_, s) => this.core.snapshot(s)) });
@@ -180,15 +210,15 @@ export class LiveNode {
       case 'hang':
         this.hung = msg.on;
         return;
-      case 'slow':
-      case 'lostAck':
-        return; // link effects: the worker shell applies them to its answers
+      case 'link':
+        applyLinkFault(this.link, msg.cmd, this.scheduler.now());
+        return;
     }
   }
 
   /** is `segment` fenced here (a handoff away from this node is in progress)? */
   isFenced(segment: number): boolean {
-    return this.fenced.has(segment);
+    return this.core.state.segment(segment).fenced;
   }
 
   private drain(): void {

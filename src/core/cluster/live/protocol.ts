@@ -6,6 +6,7 @@
  */
 import type { NodeId } from '../../domain/clusterMap';
 import type { Entry } from '../clusterState';
+import type { LinkFaultCommand } from '../linkFaults';
 import type { NodeView } from '../nodeCore';
 
 /** one segment's copy: key → entry (tombstones included, so a delete survives a copy) */
@@ -31,17 +32,25 @@ export type NodeToControl =
   | { readonly kind: 'replicaLost'; readonly segment: number; readonly replica: NodeId }
   /** the new owner holds the fenced owner's final state of `segment` */
   | { readonly kind: 'caughtUp'; readonly handoff: number; readonly segment: number }
-  /** disk: applied writes (one message per tick at most; posted before any of them is acknowledged) */
-  | { readonly kind: 'persist'; readonly writes: readonly DiskWrite[] }
+  /**
+   * disk: applied writes (one message per tick at most). `incarnation` is
+   * the sender's (from its replay): the disk drops writes of an incarnation
+   * older than the one it replayed to last, so a crashed worker's late
+   * messages never reach the disk behind its restarted self. `seq` is
+   * answered with `persisted`: an owner acknowledges a write only then.
+   */
+  | { readonly kind: 'persist'; readonly incarnation: number; readonly seq: number; readonly writes: readonly DiskWrite[] }
   /** disk: a loaded snapshot (merged by version) */
-  | { readonly kind: 'persistSegment'; readonly segment: number; readonly entries: SegmentEntries }
+  | { readonly kind: 'persistSegment'; readonly incarnation: number; readonly segment: number; readonly entries: SegmentEntries }
   /** the node's data, for the final-state check */
   | { readonly kind: 'dumped'; readonly id: number; readonly segments: readonly SegmentEntries[] };
 
 /** control plane → node */
 export type ControlToNode =
-  /** the node's disk, sent once right after the node (re)links, before any view */
-  | { readonly kind: 'replay'; readonly segments: readonly (readonly [number, SegmentEntries])[] }
+  /** the node's disk, sent once right after the node (re)links, before any view; `incarnation` counts its links */
+  | { readonly kind: 'replay'; readonly incarnation: number; readonly segments: readonly (readonly [number, SegmentEntries])[] }
+  /** disk: every write of `persist` batches up to `seq` is durable */
+  | { readonly kind: 'persisted'; readonly seq: number }
   | { readonly kind: 'view'; readonly view: NodeView }
   | { readonly kind: 'copy'; readonly segment: number; readonly to: NodeId }
   /** stop acknowledging `segment` (answer OwnershipChanging) and send its final state to `to` */
@@ -50,5 +59,5 @@ export type ControlToNode =
   | { readonly kind: 'unfence'; readonly segment: number }
   | { readonly kind: 'dump'; readonly id: number }
   | { readonly kind: 'hang'; readonly on: boolean }
-  | { readonly kind: 'slow'; readonly factor: number; readonly untilMs: number }
-  | { readonly kind: 'lostAck'; readonly probability: number; readonly untilMs: number };
+  /** a fault on the node's client link (slow, lost ack, partition, garble): the node applies it to its LinkFaults */
+  | { readonly kind: 'link'; readonly cmd: LinkFaultCommand };

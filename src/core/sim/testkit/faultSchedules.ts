@@ -76,6 +76,7 @@ const rawFault: fc.Arbitrary<RawFault> = fc.record({
  */
 export function toSchedule(raw: readonly RawFault[], nodes: number, durationMs: number): GeneratedFault[] {
   let members = nodes;
+  const down = new Set<number>();
   return raw
     .map((f) => ({ ...f, atMs: Math.floor(f.at * durationMs) }))
     .sort((a, b) => a.atMs - b.atMs)
@@ -83,6 +84,20 @@ export function toSchedule(raw: readonly RawFault[], nodes: number, durationMs: 
       if (f.action === 'scaleOut') {
         members++;
         return { atMs: f.atMs, action: 'scaleOut' };
+      }
+      // validation refuses a failover of a node already down: fail it back instead
+      if (f.action === 'failover') {
+        const node = f.pick % members;
+        if (down.has(node)) {
+          down.delete(node);
+          return { atMs: f.atMs, action: 'failback', node };
+        }
+        down.add(node);
+        return { atMs: f.atMs, action: 'failover', node };
+      }
+      if (f.action === 'failback') {
+        const node = f.omitNode ? [...down].sort((a, b) => a - b)[0] : f.pick % members;
+        if (node !== undefined) down.delete(node);
       }
       const base = f.action === 'failback' && f.omitNode ? { atMs: f.atMs, action: f.action } : { atMs: f.atMs, action: f.action, node: f.pick % members };
       switch (f.action) {

@@ -8,9 +8,16 @@
 import type { NodeId } from '../../../domain/clusterMap';
 import type { DataReply, DataRequest, NodeReply, OpKind } from '../../../domain/protocol';
 import { segmentOf } from '../../../domain/segment';
+import { DEFAULT_CLIENT_CONFIG } from '../../../client/config';
+import { KvStatus } from '../../../domain/status';
+import { InvariantChecker, type InvariantReport } from '../../../sim/invariants';
 import { Recorder } from '../../../sim/testkit/recorder';
+import { teeSink } from '../../../telemetry/events';
 import { VirtualScheduler } from '../../../time/virtualScheduler';
 import { DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from '../../clusterConfig';
+import { replyFate, requestLost } from '../../linkFaults';
+import { Rng } from '../../../rng';
+import type { FaultCommand } from '../../faults';
 import { LiveControl } from '../liveControl';
 import { LiveNode } from '../liveNode';
 
@@ -31,20 +38,28 @@ export class LiveCluster {
   readonly rec = new Recorder();
   readonly config: ClusterConfig;
   readonly control: LiveControl;
+  /** the invariant checker the headless runs use, fed this cluster's events, its operations and its truth */
+  readonly checker = new InvariantChecker(() => DEFAULT_CLIENT_CONFIG);
   readonly nodes = new Map<NodeId, LiveNode>();
   /** one-way latency per link, ms (default 1) */
   latency: (from: End, to: End) => number = () => 1;
   /** every write a node acknowledged */
   readonly acked: AckedWrite[] = [];
   private readonly lastDelivery = new Map<string, number>();
+  /** the seeded draws of the link faults (as the node workers' Rng streams) */
+  private readonly linkRng: Rng;
+  /** replies that arrived garbled (Transport errors) */
+  garbled = 0;
   private nextOp = 1;
 
   constructor(config: Partial<ClusterConfig> = {}, seed = 1) {
     this.config = { ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 8, replicas: 1, ...config };
-    this.control = new LiveControl(this.config, seed, this.sched, this.rec, {
+    this.linkRng = Rng.seeded(seed).stream(1_000);
+    this.control = new LiveControl(this.config, seed, this.sched, teeSink([this.rec, this.checker]), {
       toNode: (node, msg) => this.deliver('c', node, () => this.nodes.get(node)?.fromControl(msg)),
       clusterView: () => undefined,
     });
+    this.checker.watchCluster(this.control.state);
     this.control.start();
     for (let id = 0; id < this.config.nodes; id++) this.spawn(id);
     this.run(10);
@@ -60,14 +75,18 @@ export class LiveCluster {
 
   /** starts a node (a fresh instance: empty memory) and links it */
   spawn(id: NodeId): LiveNode {
+    // a terminated worker posts nothing more (its timers stop with it); what it posted before still arrives
+    const alive = (): boolean => this.nodes.get(id) === node;
     const node: LiveNode = new LiveNode(id, this.config, this.sched, {
       toPeer: (peer, msg) => {
-        if (!this.nodes.has(peer)) return false;
+        if (!alive() || !this.nodes.has(peer)) return false;
         this.deliver(id, peer, () => this.nodes.get(peer)?.fromPeer(id, msg));
         return true;
       },
       // a message already posted reaches the control plane even if the sender dies after
-      toControl: (msg) => this.deliver(id, 'c', () => this.control.fromNode(id, msg)),
+      toControl: (msg) => {
+        if (alive()) this.deliver(id, 'c', () => this.control.fromNode(id, msg));
+      },
     });
     this.nodes.set(id, node);
     const beat = (): void => {
@@ -94,6 +113,11 @@ export class LiveCluster {
     return n;
   }
 
+  /** a fault the control plane carries out without a worker change (hang, resume, link faults) */
+  fault(cmd: FaultCommand): void {
+    this.control.fault(cmd);
+  }
+
   scaleOut(): LiveNode {
     const n = this.spawn(this.control.nodeCount());
     this.control.fault({ action: 'scaleOut' });
@@ -112,13 +136,38 @@ export class LiveCluster {
   send(node: NodeId, kind: OpKind, key: string, value?: string, onReply?: (r: DataReply) => void): number {
     const op = this.nextOp++;
     const req: DataRequest = { type: 'data', kind, key, segment: this.segment(key), value, epoch: 0, op };
+    const t0 = this.sched.now();
+    this.checker.emit({ t: t0, type: 'op.start', op, kind, key, segment: req.segment, deadline: null, budget: 1 });
     this.deliver('k', node, () => {
-      this.nodes.get(node)?.request(req, (reply: NodeReply) => {
+      const n = this.nodes.get(node);
+      // the node worker's shell: link faults on the client link (linkFaults.ts), seeded
+      if (n === undefined || requestLost(n.link, this.sched.now())) return;
+      n.request(req, (reply: NodeReply) => {
+        if (this.nodes.get(node) !== n) return; // answered by a terminated worker's timer: never sent
+        const committed = kind !== 'get' && reply.status === 'Ok';
+        const fate = replyFate(n.link, this.sched.now(), committed, this.linkRng);
+        if (fate === 'lost') return;
+        if (fate === 'garbled') {
+          this.garbled++;
+          return; // a Transport error at the client: the outcome is unknown, like a lost reply
+        }
         this.deliver(node, 'k', () => {
           const r = reply as DataReply;
+          const t = this.sched.now();
           if (kind !== 'get' && r.status === 'Ok' && r.version !== undefined) {
-            this.acked.push({ op, key, value, version: r.version, node, t: this.sched.now() });
+            this.acked.push({ op, key, value, version: r.version, node, t });
           }
+          const real = r.status === KvStatus.Ok || r.status === KvStatus.NotFound || r.status === KvStatus.Conflict;
+          this.checker.emit({
+            t,
+            type: 'op.end',
+            op,
+            status: r.status,
+            attempts: 1,
+            latencyMs: t - t0,
+            ...(r.version !== undefined ? { version: r.version } : {}),
+            reason: r.status === KvStatus.Ok ? 'success' : real ? 'realAnswer' : 'attemptsExhausted',
+          });
           onReply?.(r);
         });
       });
@@ -132,6 +181,22 @@ export class LiveCluster {
     this.send(node, kind, key, value, (r) => (out = r));
     this.run(ms);
     return out;
+  }
+
+  /**
+   * The invariant report of everything so far: the checker's event rules,
+   * the availability rule, and every acknowledged write against the data the
+   * cluster holds now (read as the dashboard's Pause does).
+   */
+  verify(): InvariantReport {
+    const asOf = this.sched.now();
+    let versions: Map<string, number> | undefined;
+    this.control.clusterVersions((v) => (versions = v));
+    this.run(1_100);
+    const held = versions ?? new Map<string, number>();
+    this.checker.checkFinalData((key) => held.get(key) ?? 0, asOf);
+    this.checker.finishAvailability(this.sched.now());
+    return this.checker.report();
   }
 
   /** a key that hashes into `segment` */

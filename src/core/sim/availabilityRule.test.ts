@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { ClusterState } from '../cluster/clusterState';
+import { DEFAULT_CLUSTER_CONFIG } from '../cluster/clusterConfig';
+import { NO_OWNER } from '../domain/clusterMap';
+import { AvailabilityWatch, promotionBoundMs, segmentRisk } from './availabilityRule';
+
+const config = { ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 3, replicas: 1 };
+const bound = promotionBoundMs(config);
+
+describe('replicatedSegmentsAvailable (availabilityRule)', () => {
+  it('the bound is failureTimeoutMs + 2 heartbeats + slack', () => {
+    expect(bound).toBe(3_500 + 1_000 + 50);
+  });
+
+  it('a crashed owner with an up in-sync replica awaits promotion; a promotion within the bound is fine, a longer wait is a violation', () => {
+    const st = new ClusterState(config);
+    const w = new AvailabilityWatch(st);
+    st.node(0).status = 'down';
+    expect(segmentRisk(st, st.segment(0))).toBe('awaitingPromotion');
+    w.observe(1_000);
+    st.segment(0).owner = 1;
+    st.segment(0).replicas = [];
+    w.observe(1_000 + bound);
+    expect(w.violations).toBe(0);
+    // again, too slow this time
+    st.node(0).status = 'up';
+    st.node(1).status = 'down';
+    st.segment(0).replicas = [0];
+    w.observe(10_000);
+    st.segment(0).owner = NO_OWNER;
+    w.observe(10_000 + bound + 1);
+    expect(w.violations).toBe(0); // the in-sync replica is still up: the episode goes on
+    st.segment(0).owner = 0;
+    st.segment(0).replicas = [];
+    w.observe(10_000 + bound + 2);
+    expect(w.violations).toBe(1);
+    expect(w.examples[0]).toMatch(/^segment 0 \(awaitingPromotion\) from 10000 ms/);
+  });
+
+  it('an up assigned member outside the replica set (room left) while the owner serves is a missing replica; still open at the end, it counts', () => {
+    const st = new ClusterState(config);
+    const w = new AvailabilityWatch(st);
+    st.segment(0).replicas = [];
+    expect(segmentRisk(st, st.segment(0))).toBe('replicaMissing');
+    w.observe(0);
+    w.finish(bound + 1);
+    expect(w.violations).toBe(1);
+  });
+
+  it('a member that returns while no owner serves is not at risk (it has no source to catch up from)', () => {
+    const st = new ClusterState(config);
+    const w = new AvailabilityWatch(st);
+    st.node(0).status = 'down';
+    st.node(0).declaredDead = true;
+    st.segment(0).owner = NO_OWNER;
+    st.segment(0).replicas = [];
+    w.observe(0);
+    w.finish(60_000);
+    expect(w.violations).toBe(0);
+  });
+
+  it('a down or recovering replica is no caught-up replica', () => {
+    const st = new ClusterState(config);
+    st.node(0).status = 'down';
+    st.node(1).status = 'recovering';
+    expect(segmentRisk(st, st.segment(0))).toBe(null);
+  });
+});

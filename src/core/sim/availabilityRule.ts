@@ -1,0 +1,100 @@
+/**
+ * Invariant `replicatedSegmentsAvailable` (issue 11): a segment that has a
+ * live, caught-up replica never stays unavailable longer than detection +
+ * promotion. Checked against the cluster's truth (a `ClusterState`: the
+ * engine's, or the live control plane's) whenever a fault or topology event
+ * says it changed. Two ways a segment is at risk, each allowed the same bound:
+ * - *awaiting promotion*: its active owner does not serve (crashed, hung, or
+ *   none) while a replica in its replica set is up — the detector must
+ *   declare the owner dead and promote that replica;
+ * - *replica missing*: its owner serves, one of its assigned members is up
+ *   (it finished catching up) but is not in the replica set although the set
+ *   has room — the next failure of the owner would be an outage although a
+ *   caught-up member exists.
+ */
+import { NO_OWNER } from '../domain/clusterMap';
+import type { ClusterConfig } from '../cluster/clusterConfig';
+import type { ClusterState, SegmentInfo } from '../cluster/clusterState';
+
+/** ms of message delay and detector-tick slack the bound allows beyond the heartbeat model */
+export const PROMOTION_SLACK_MS = 50;
+
+/**
+ * Detection + promotion: the detector declares a silent node dead between
+ * failureTimeoutMs and that plus two heartbeat periods after its crash,
+ * and promotes at once (plus message slack in the live playground).
+ */
+export function promotionBoundMs(c: ClusterConfig): number {
+  return c.failureTimeoutMs + 2 * c.heartbeatMs + PROMOTION_SLACK_MS;
+}
+
+/** why a segment is at risk now (null: it is not) */
+export function segmentRisk(state: ClusterState, seg: SegmentInfo): 'awaitingPromotion' | 'replicaMissing' | null {
+  const up = (n: number): boolean => {
+    const info = state.nodes[n];
+    return info !== undefined && info.status === 'up' && !info.declaredDead;
+  };
+  const ownerServes = seg.owner !== NO_OWNER && state.isServing(seg.owner);
+  if (!ownerServes && seg.replicas.some(up)) return 'awaitingPromotion';
+  if (seg.replicas.length >= state.config.replicas) return null;
+  // a missing replica counts from a moment its owner could give it a copy (see AvailabilityWatch.observe)
+  return seg.placement.some((n) => n !== seg.owner && up(n) && !seg.replicas.includes(n)) ? 'replicaMissing' : null;
+}
+
+/** whether the segment's owner serves (a missing replica could catch up from it) */
+function ownerServes(state: ClusterState, seg: SegmentInfo): boolean {
+  return seg.owner !== NO_OWNER && state.isServing(seg.owner);
+}
+
+/** Tracks, per segment, since when it has been at risk; an episode longer than the bound is a violation. */
+export class AvailabilityWatch {
+  /** segment → ms since it has been at risk (NaN: not at risk) */
+  private since: number[] = [];
+  private why: (string | null)[] = [];
+  /** violating episodes */
+  violations = 0;
+  /** the first violations: "segment 3 (awaitingPromotion) from 12000 ms for 8000 ms" */
+  readonly examples: string[] = [];
+
+  constructor(private readonly state: ClusterState) {}
+
+  /** re-evaluates every segment at `t` (after a fault or topology change) */
+  observe(t: number): void {
+    const st = this.state;
+    const bound = promotionBoundMs(st.config);
+    for (let s = 0; s < st.segments.length; s++) {
+      const seg = st.segments[s] as SegmentInfo;
+      const risk = segmentRisk(st, seg);
+      const since = this.since[s] ?? NaN;
+      if (risk !== null) {
+        // a member that returns while no owner serves has no source to catch up from: not (yet) at risk
+        if (Number.isNaN(since) && risk === 'replicaMissing' && !ownerServes(st, seg)) continue;
+        if (Number.isNaN(since)) {
+          this.since[s] = t;
+          this.why[s] = risk;
+        }
+        continue;
+      }
+      if (!Number.isNaN(since)) {
+        this.close(s, since, t, bound);
+        this.since[s] = NaN;
+      }
+    }
+  }
+
+  /** closes the episodes still open at the end of the run */
+  finish(t: number): void {
+    this.observe(t);
+    const bound = promotionBoundMs(this.state.config);
+    this.since.forEach((since, s) => {
+      if (!Number.isNaN(since)) this.close(s, since, t, bound);
+    });
+    this.since = [];
+  }
+
+  private close(s: number, since: number, t: number, bound: number): void {
+    if (t - since <= bound + 1e-6) return;
+    this.violations++;
+    if (this.examples.length < 5) this.examples.push(`segment ${s} (${this.why[s] ?? '?'}) from ${Math.round(since)} ms for ${Math.round(t - since)} ms`);
+  }
+}
