@@ -14,6 +14,7 @@ import type { TelemetryMessage } from '../src/platform/workerProtocol';
 import { NdjsonSink } from '../src/core/telemetry/ndjson';
 import { ChromeTraceBuilder } from '../src/core/telemetry/traceExport';
 import { runScenario, type RunSummary } from '../src/core/sim/runScenario';
+import type { WriteAuditReport } from '../src/core/sim/applyTracker';
 
 /** where the replay stands, pushed to the main thread on every change */
 export interface ReplayStatus {
@@ -45,7 +46,12 @@ const TICK_MS = 33;
 let s: Session | null = null;
 
 /** what the replay worker posts on its port */
-export type ReplayMessage = TelemetryMessage | { readonly kind: 'replayStatus'; readonly status: ReplayStatus } | { readonly kind: 'replayReset'; readonly generation: number };
+export type ReplayMessage =
+  | TelemetryMessage
+  | { readonly kind: 'replayStatus'; readonly status: ReplayStatus }
+  | { readonly kind: 'replayReset'; readonly generation: number }
+  /** the engine's ambiguous-write audit at the cursor (applies vs answers; live nodes do not report applies) */
+  | { readonly kind: 'writeAudit'; readonly audit: WriteAuditReport };
 
 function post(msg: ReplayMessage): void {
   s?.port.postMessage(msg);
@@ -63,6 +69,7 @@ function views(): void {
   if (s === null) return;
   post({ kind: 'clusterView', view: clusterViewOf(s.engine.state, s.engine.now) });
   post({ kind: 'clientView', view: clientViewOf(s.engine.client.map, s.engine.now) });
+  if (s.engine.applies !== null) post({ kind: 'writeAudit', audit: s.engine.applies.report() });
 }
 
 function fresh(session: Session): void {

@@ -41,6 +41,8 @@ export class ReplaySession {
         return this.listener.onStatus(m.status);
       case 'replayReset':
         return this.listener.onReset();
+      case 'writeAudit':
+        return this.listener.onWriteAudit?.(m.audit);
       case 'error':
         return this.listener.onError(m.message);
     }

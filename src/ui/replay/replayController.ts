@@ -91,6 +91,7 @@ export class ReplayController {
         this.feed.ingestBatch(b);
       },
       onClusterView: (v) => live() && d().setClusterView(v),
+      onWriteAudit: (a) => live() && d().setWriteAudit(a),
       onClientView: (v) => live() && d().setClientView(v),
       onStatus: (status) => {
         if (!live()) return;
