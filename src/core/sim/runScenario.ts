@@ -80,6 +80,8 @@ export interface RunOptions {
   /** extra sinks (e.g. NDJSON output) */
   readonly sinks?: readonly TelemetrySink[];
   readonly onProgress?: (fraction: number) => void;
+  /** how many progress steps (default 100) */
+  readonly progressSlices?: number;
   /** the clock to run on (default: the engine's own virtual time) */
   readonly clock?: SimClock;
 }
@@ -103,7 +105,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunOu
     ...(options.clock !== undefined ? { clock: options.clock } : {}),
   });
   current = () => engine.client.config;
-  engine.run(options.onProgress);
+  engine.run(options.onProgress, options.progressSlices);
   aggregator.finish(scenario.durationMs);
   checker.checkFinalState(engine.state);
   return { summary: summarize(engine, aggregator, checker.report()), engine, aggregator };

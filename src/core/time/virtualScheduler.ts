@@ -11,6 +11,27 @@ export interface VirtualSchedulerOptions {
    * runs this engine and fake-timers with the same ticks to compare them.
    */
   readonly ticksPerMs?: number;
+  /** the same-instant guard's limit (default {@link MAX_TIMERS_AT_ONE_INSTANT}) */
+  readonly maxTimersAtOneInstant?: number;
+}
+
+/**
+ * Timers fired at one instant before a run is declared stuck: a livelock
+ * that never lets virtual time advance (e.g. operations that take 0 ms in a
+ * closed loop) would otherwise spin forever. Far above any real burst (the
+ * largest start-up burst is a few timers per virtual user).
+ */
+export const MAX_TIMERS_AT_ONE_INSTANT = 20_000_000;
+
+/** virtual time stopped advancing: {@link MAX_TIMERS_AT_ONE_INSTANT} timers fired at one instant */
+export class NoProgressError extends Error {
+  constructor(
+    readonly atMs: number,
+    limit = MAX_TIMERS_AT_ONE_INSTANT,
+  ) {
+    super(`virtual time stopped advancing at ${atMs} ms: more than ${limit} timers fired at that instant (operations that take 0 ms in a closed loop?)`);
+    this.name = 'NoProgressError';
+  }
 }
 
 /**
@@ -30,11 +51,15 @@ export class VirtualScheduler implements SimClock {
   private readonly heap = new EventHeap();
   /** number of timer callbacks run so far */
   fired = 0;
+  /** timers fired at the current key so far (the same-instant guard) */
+  private sameInstant = 0;
+  private readonly maxSameInstant: number;
 
   constructor(options: VirtualSchedulerOptions = {}) {
     const tpm = options.ticksPerMs ?? 0;
     if (!(tpm >= 0) || !Number.isFinite(tpm)) throw new Error(`ticksPerMs must be a finite number ≥ 0, got ${tpm}`);
     this.tpm = tpm;
+    this.maxSameInstant = options.maxTimersAtOneInstant ?? MAX_TIMERS_AT_ONE_INSTANT;
   }
 
   now(): number {
@@ -93,6 +118,8 @@ export class VirtualScheduler implements SimClock {
       while (heap.length > 0) {
         const key = heap.peekTime();
         if (key > until) break;
+        if (key !== this.key) this.sameInstant = 0;
+        else if (++this.sameInstant > this.maxSameInstant) throw new NoProgressError(this.t, this.maxSameInstant);
         this.setKey(key);
         const fn = heap.pop();
         if (fn !== null) {
