@@ -171,3 +171,17 @@ describe('the audit on runs with lost acknowledgements', () => {
     expect(summary.writes.duplicateOps).toBe(a.byCase.appliedTwice);
   });
 });
+
+describe('CAS values', () => {
+  it('carry the count and the last CAS_TAGS writer tags, newest first', async () => {
+    const { nextCasValue, hasCasTag, casTags, casCount, CAS_TAGS } = await import('./workload');
+    let v: string | undefined;
+    for (let i = 1; i <= 12; i++) v = nextCasValue(v, `t${i}`);
+    expect(casCount(v)).toBe(12);
+    expect(casTags(v)).toEqual(['t12', 't11', 't10', 't9', 't8', 't7', 't6', 't5'].slice(0, CAS_TAGS));
+    expect(hasCasTag(v, 't5')).toBe(true);
+    expect(hasCasTag(v, 't4')).toBe(false);
+    expect(nextCasValue('v3.17', 'a')).toBe('1:a'); // a plain put's value resets the count and the tags
+    expect(nextCasValue(undefined, 'a')).toBe('1:a');
+  });
+});

@@ -127,7 +127,10 @@ class EndedWrites {
   /** index in AMBIGUOUS_CASES, -1 while unambiguous */
   readonly caseIx = new Int8Array(ENDED_WINDOW);
   readonly outcome: (Outcome | undefined)[] = new Array<Outcome | undefined>(ENDED_WINDOW).fill(undefined);
-  readonly start: (OpStartEvent | undefined)[] = new Array<OpStartEvent | undefined>(ENDED_WINDOW).fill(undefined);
+  /** kind and guard ({@link writeCode}) */
+  readonly code = new Int8Array(ENDED_WINDOW);
+  /** the key (the workload's key strings: no copy) */
+  readonly key: string[] = new Array<string>(ENDED_WINDOW).fill('');
 
   /** the slot of `op`, or -1 when it is not (or no longer) held */
   slot(op: number): number {
@@ -135,10 +138,11 @@ class EndedWrites {
     return this.ids[i] === op ? i : -1;
   }
 
-  put(op: number, start: OpStartEvent, applies: number, outcome: Outcome, attempts: number, t: number): number {
+  put(op: number, code: number, key: string, applies: number, outcome: Outcome, attempts: number, t: number): number {
     const i = op & (ENDED_WINDOW - 1);
     this.ids[i] = op;
-    this.start[i] = start;
+    this.code[i] = code;
+    this.key[i] = key;
     this.applies[i] = applies;
     this.outcome[i] = outcome;
     this.attempts[i] = attempts;
@@ -149,9 +153,21 @@ class EndedWrites {
   }
 }
 
+const GUARDS: readonly WriteGuard[] = ['none', 'ifMatchVersion', 'ifAbsent'];
+
+/**
+ * A write's kind and guard as one small number: events are not kept (an
+ * event held until its operation ends outlives the young generation and
+ * costs the garbage collector far more than these numbers).
+ */
+function writeCode(start: Pick<OpStartEvent, 'kind' | 'cond'>): number {
+  return (start.kind === 'delete' ? 4 : 0) | GUARDS.indexOf(guardOf(start));
+}
+
 export class ApplyTracker implements TelemetrySink {
-  /** in flight: the op.start event of each write, and the applies so far */
-  private readonly starts = new OpTable<OpStartEvent>();
+  /** in flight: each write's {@link writeCode} and key, and the applies so far */
+  private readonly starts = new OpTable<number>();
+  private readonly keys = new OpTable<string>();
   private readonly inFlight = new OpTable<number>();
   private readonly ended = new EndedWrites();
 
@@ -191,17 +207,22 @@ export class ApplyTracker implements TelemetrySink {
 
   emit(e: ZarisEvent): void {
     if (e.type === 'op.start') {
-      if (e.kind !== 'get') this.starts.set(e.op, e);
+      if (e.kind !== 'get') {
+        this.starts.set(e.op, writeCode(e));
+        this.keys.set(e.op, e.key);
+      }
       return;
     }
     if (e.type !== 'op.end') return;
-    const start = this.starts.get(e.op);
-    if (start === undefined) return;
+    const code = this.starts.get(e.op);
+    if (code === undefined) return;
+    const key = this.keys.get(e.op) as string;
     this.starts.delete(e.op);
+    this.keys.delete(e.op);
     const n = this.inFlight.get(e.op) ?? 0;
     if (n > 0) this.inFlight.delete(e.op);
     if (n > 1) this.countDuplicate(e.op, n - 1);
-    const i = this.ended.put(e.op, start, n, (e.status ?? e.error) as Outcome, e.attempts, e.t);
+    const i = this.ended.put(e.op, code, key, n, (e.status ?? e.error) as Outcome, e.attempts, e.t);
     if (n > 0) this.classify(e.op, i);
   }
 
@@ -256,8 +277,8 @@ export class ApplyTracker implements TelemetrySink {
     const c = classifyWrite(applies, outcome);
     if (c === null) return;
     w.caseIx[i] = AMBIGUOUS_CASES.indexOf(c);
-    const start = w.start[i] as OpStartEvent;
-    const guard = guardOf(start);
+    const code = w.code[i] as number;
+    const guard = GUARDS[code & 3] as WriteGuard;
     this.byCase[c]++;
     this.byGuard[guard]++;
     if (this.list.length < MAX_LISTED) {
@@ -265,8 +286,8 @@ export class ApplyTracker implements TelemetrySink {
       this.list.push({
         op,
         case: c,
-        kind: start.kind === 'delete' ? 'delete' : 'put',
-        key: start.key,
+        kind: code & 4 ? 'delete' : 'put',
+        key: w.key[i] as string,
         guard,
         applies,
         outcome,

@@ -241,7 +241,7 @@ export class Workload {
         return;
       }
       if (after !== undefined) {
-        const own = read.status === KvStatus.Ok && casTags(read.value).includes(after.mine);
+        const own = read.status === KvStatus.Ok && hasCasTag(read.value, after.mine);
         this.onCasConflict?.(after.op, own);
         if (own) {
           this.stats.casOwnWriteFound++;
@@ -252,7 +252,7 @@ export class Workload {
       }
       const cond = read.status === KvStatus.Ok ? { ifMatchVersion: read.version ?? 0 } : { ifAbsent: true };
       const tag = this.value(vu);
-      const next = `${casCount(read.value) + 1}:${[tag, ...casTags(read.value).slice(0, CAS_TAGS - 1)].join(',')}`;
+      const next = nextCasValue(read.value, tag);
       this.client.execute({ kind: 'put', key, value: next, cond, vu }, (write) => {
         if (write.status === KvStatus.Ok) {
           this.stats.casSucceeded++;
@@ -281,6 +281,28 @@ export function casTags(value: string | undefined): string[] {
   if (value === undefined) return [];
   const colon = value.indexOf(':');
   return colon > 0 ? value.slice(colon + 1).split(',') : [];
+}
+
+/** the CAS value after `value` written by `tag`: the count + 1, `tag` first, the older tags after it (string scans, no arrays: this runs on every CAS write) */
+export function nextCasValue(value: string | undefined, tag: string): string {
+  if (value === undefined) return `1:${tag}`;
+  const colon = value.indexOf(':');
+  if (colon <= 0) return `1:${tag}`;
+  // keep the first CAS_TAGS - 1 older tags
+  let end = colon;
+  for (let n = 0; n < CAS_TAGS - 1; n++) {
+    end = value.indexOf(',', end + 1);
+    if (end < 0) {
+      end = value.length;
+      break;
+    }
+  }
+  return `${casCount(value) + 1}:${tag},${value.slice(colon + 1, end)}`;
+}
+
+/** `value` carries `tag` among its writer tags */
+export function hasCasTag(value: string | undefined, tag: string): boolean {
+  return value !== undefined && casTags(value).includes(tag);
 }
 
 /** the counter a CAS value carries (`<count>:<tags>`; 0 for none or a plain put's value) */
