@@ -317,6 +317,7 @@ const result = {
   /** the aggregated run's engine timers (events) per operation, and its ops/s as a share of the bare loop's events/s */
   timersPerOp: Math.round((bigTimers / fig.aggregated.ops) * 100) / 100,
   opsPerLoopEvent: Math.round((fig.aggregated.opsPerSec / loop.eventsPerSec) * 10_000) / 10_000,
+  cpuOpsPerLoopEvent: Math.round((fig.aggregated.cpuOpsPerSec / loop.cpuEventsPerSec) * 10_000) / 10_000,
   fakeTimersRatio: Math.round(ratio * 10) / 10,
   fakeTimersRatioNoSinks: Math.round(ratioNoSinks * 10) / 10,
   timerTrace: { scheduled: timerTrace.due.length, fired: timerTrace.fired },
@@ -343,14 +344,15 @@ const out = [
   `${big.name}: ${big.cluster.nodes} nodes, open loop ${big.workload.ratePerSec}/s + ${CONCURRENCY} users, node ${big.faults[0]?.node} fails at ${big.faults[0]?.atMs} ms`,
   `${machine.cpu} · ${machine.cores} cores · node ${machine.node} · load ${machine.loadavg.join(' ')} · best of ${REPS}`,
   '',
-  `${'mode'.padEnd(w0)}  ${'ops'.padStart(10)}  ${'wall s'.padStart(7)}  ${'ops/s'.padStart(11)}  ${'median ops/s'.padStart(12)}`,
+  `${'mode'.padEnd(w0)}  ${'ops'.padStart(10)}  ${'wall s'.padStart(7)}  ${'ops/s'.padStart(11)}  ${'median ops/s'.padStart(12)}  ${'ops/CPU s'.padStart(11)}`,
   ...rows.map(
     ([l, f]) =>
-      `${l.padEnd(w0)}  ${fmt(f.ops).padStart(10)}  ${(f.wallMs / 1000).toFixed(2).padStart(7)}  ${fmt(f.opsPerSec).padStart(11)}  ${fmt(f.medianOpsPerSec).padStart(12)}`,
+      `${l.padEnd(w0)}  ${fmt(f.ops).padStart(10)}  ${(f.wallMs / 1000).toFixed(2).padStart(7)}  ${fmt(f.opsPerSec).padStart(11)}  ${fmt(f.medianOpsPerSec).padStart(12)}  ${fmt(f.cpuOpsPerSec).padStart(11)}`,
   ),
   '',
   `the limit on this machine: a bare typed-array binary-heap event loop (${fmt(loop.pending)} pending, no work per event) runs ${fmt(loop.eventsPerSec)} events/s (CPU ${fmt(loop.cpuEventsPerSec)}/s), measured in this run`,
-  `engine, aggregated telemetry: ${fmt(fig.aggregated.opsPerSec)} ops/s (CPU ${fmt(fig.aggregated.cpuOpsPerSec)}/s) = ${fmt(Math.round((fig.aggregated.opsPerSec * bigTimers) / fig.aggregated.ops))} engine events/s (${(bigTimers / fig.aggregated.ops).toFixed(2)} timers per op): ${(fig.aggregated.opsPerSec / loop.eventsPerSec).toFixed(3)} ops per bare-loop event (1 op costs ${(loop.eventsPerSec / fig.aggregated.opsPerSec).toFixed(1)} bare events)`,
+  `engine, aggregated telemetry: ${fmt(fig.aggregated.opsPerSec)} ops/s (CPU ${fmt(fig.aggregated.cpuOpsPerSec)}/s) = ${fmt(Math.round((fig.aggregated.opsPerSec * bigTimers) / fig.aggregated.ops))} engine events/s (${(bigTimers / fig.aggregated.ops).toFixed(2)} timers per op)`,
+  `  ratio: ${(fig.aggregated.opsPerSec / loop.eventsPerSec).toFixed(3)} simulated ops per bare-loop event by wall time, ${(fig.aggregated.cpuOpsPerSec / loop.cpuEventsPerSec).toFixed(3)} by CPU time (1 op costs ${(loop.cpuEventsPerSec / fig.aggregated.cpuOpsPerSec).toFixed(1)} bare events of CPU)`,
   `engine vs fake-timers on the same slice: ${ratio.toFixed(1)}× faster with aggregated telemetry (identical summaries and event streams), ${ratioNoSinks.toFixed(1)}× with no sinks (identical final state)`,
   `the clocks alone on the slice's ${fmt(timerTrace.fired)} timers (no client/cluster work): engine ${nsPerTimer(fig.timersEngine)} ns/timer, fake-timers ${nsPerTimer(fig.timersFakeTimers)} ns/timer: ${ratioTimers.toFixed(1)}×`,
   `NDJSON output: ${(ndjsonBytes / 1e6).toFixed(0)} MB to ${os.devNull}`,
