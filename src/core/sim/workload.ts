@@ -297,7 +297,14 @@ export function nextCasValue(value: string | undefined, tag: string): string {
       break;
     }
   }
-  return `${casCount(value) + 1}:${tag},${value.slice(colon + 1, end)}`;
+  // the count: digits before the colon (parsed by hand — no substring, no Number())
+  let count = 0;
+  for (let i = 0; i < colon; i++) {
+    const d = value.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return `1:${tag}`;
+    count = count * 10 + d;
+  }
+  return `${count + 1}:${tag},${value.slice(colon + 1, end)}`;
 }
 
 /** `value` carries `tag` among its writer tags */

@@ -51,15 +51,18 @@ export class VirtualScheduler implements SimClock {
   private readonly heap = new EventHeap();
   /** number of timer callbacks run so far */
   fired = 0;
-  /** timers fired at the current key so far (the same-instant guard) */
-  private sameInstant = 0;
   private readonly maxSameInstant: number;
+  /** the guard looks every `guardMask + 1` timers (a power of two, a quarter of the limit at most) */
+  private readonly guardMask: number;
 
   constructor(options: VirtualSchedulerOptions = {}) {
     const tpm = options.ticksPerMs ?? 0;
     if (!(tpm >= 0) || !Number.isFinite(tpm)) throw new Error(`ticksPerMs must be a finite number ≥ 0, got ${tpm}`);
     this.tpm = tpm;
     this.maxSameInstant = options.maxTimersAtOneInstant ?? MAX_TIMERS_AT_ONE_INSTANT;
+    let every = 1;
+    while (every * 8 <= this.maxSameInstant && every < 1 << 20) every *= 2;
+    this.guardMask = every - 1;
   }
 
   now(): number {
@@ -113,14 +116,26 @@ export class VirtualScheduler implements SimClock {
     const heap = this.heap;
     const until = this.tpm !== 0 ? msToTicks(time, this.tpm) : time;
     const wasRunning = this.running;
+    const guardMask = this.guardMask;
+    let n = 0;
+    let guardKey = NaN;
+    let guardHits = 0;
     this.running = true;
     try {
       while (heap.length > 0) {
         const key = heap.peekTime();
         if (key > until) break;
-        if (key !== this.key) this.sameInstant = 0;
-        else if (++this.sameInstant > this.maxSameInstant) throw new NoProgressError(this.t, this.maxSameInstant);
-        this.setKey(key);
+        if (key !== this.key) this.setKey(key);
+        // the same-instant guard, at checkpoints (a register count per timer, not a field):
+        // the same key at checkpoints `guardEvery` timers apart means every timer between fired at that instant
+        if ((++n & guardMask) === 0) {
+          if (key === guardKey) {
+            if (++guardHits * (guardMask + 1) > this.maxSameInstant) throw new NoProgressError(this.t, this.maxSameInstant);
+          } else {
+            guardKey = key;
+            guardHits = 0;
+          }
+        }
         const fn = heap.pop();
         if (fn !== null) {
           this.fired++;
