@@ -67,7 +67,7 @@ const CASE_LABEL = {
 export function formatAmbiguousWrites(w: WriteAuditReport, maxLines = 12): string[] {
   const a = w.ambiguous;
   const lines = [
-    `ambiguous writes (outcome unknown to the client): ${a.total} — ${a.byCase.appliedReportedFailed} applied but reported failed, ${a.byCase.appliedTwice} applied twice, ${a.byCase.ownConflict} Conflict from their own earlier attempt` +
+    `ambiguous writes (outcome unknown to the client): ${a.total} of ${a.audited} writes — ${a.byCase.appliedReportedFailed} applied but reported failed, ${a.byCase.appliedTwice} applied twice, ${a.byCase.ownConflict} Conflict from their own earlier attempt` +
       ` (guards: ${a.byGuard.ifMatchVersion} ifMatchVersion, ${a.byGuard.ifAbsent} ifAbsent, ${a.byGuard.none} none; CAS loops: ${a.casOwnWriteFound} found their own write, ${a.casIncrementedAgain} incremented again)`,
   ];
   const answers = new Map<string, string>();

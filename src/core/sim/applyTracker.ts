@@ -51,6 +51,8 @@ export interface WriteAuditReport {
   /** the first duplicated op ids */
   readonly examples: readonly number[];
   readonly ambiguous: {
+    /** writes that ended so far (each one checked against its applies) */
+    readonly audited: number;
     /** writes whose outcome the client could not know (each counted once, under its first matching case) */
     readonly total: number;
     readonly byCase: Readonly<Record<AmbiguousCase, number>>;
@@ -179,6 +181,7 @@ export class ApplyTracker implements TelemetrySink {
   private casOwnWriteFound = 0;
   private casIncrementedAgain = 0;
   private lateAppliesUnmatched = 0;
+  private audited = 0;
   private readonly list: AmbiguousWrite[] = [];
 
   /** called by the data path for every applied write */
@@ -219,6 +222,7 @@ export class ApplyTracker implements TelemetrySink {
     const key = this.keys.get(e.op) as string;
     this.starts.delete(e.op);
     this.keys.delete(e.op);
+    this.audited++;
     const n = this.inFlight.get(e.op) ?? 0;
     if (n > 0) this.inFlight.delete(e.op);
     if (n > 1) this.countDuplicate(e.op, n - 1);
@@ -246,6 +250,7 @@ export class ApplyTracker implements TelemetrySink {
       duplicateApplies: this.duplicateApplies,
       examples: [...this.examples],
       ambiguous: {
+        audited: this.audited,
         total: this.byCase.appliedReportedFailed + this.byCase.appliedTwice + this.byCase.ownConflict,
         byCase: { ...this.byCase },
         byGuard: { ...this.byGuard },

@@ -21,7 +21,9 @@ export function AmbiguousWritesPanel() {
     >
       <ul className="invariants" aria-label="ambiguous writes">
         <li className="inv">
-          <div className="inv-detail">{view.counts.map((c) => `${c.n} ${c.label}`).join(' · ')}</div>
+          <div className="inv-detail">
+            {view.audited.toLocaleString('en-US')} writes checked against their applies so far: {view.counts.map((c) => `${c.n} ${c.label}`).join(' · ')}
+          </div>
         </li>
         {view.rows.map((r) => (
           <li key={r.op} className={`inv ${r.safeAsAnswered ? 'ok' : 'expected'}`}>

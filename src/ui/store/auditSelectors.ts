@@ -27,6 +27,8 @@ export interface AuditView {
   /** `unknown`: the session cannot see applies (live nodes do not report them) */
   readonly state: 'unknown' | 'none' | 'some';
   readonly total: number;
+  /** writes checked so far */
+  readonly audited: number;
   readonly counts: readonly { readonly label: string; readonly n: number }[];
   readonly rows: readonly AmbiguousRow[];
   /** writes counted but not listed */
@@ -35,7 +37,7 @@ export interface AuditView {
 
 /** the audit view of the dashboard panel (`maxRows` newest-first is not needed: the list is in order of discovery) */
 export function selectAuditView(audit: WriteAuditReport | null, maxRows = 12): AuditView {
-  if (audit === null) return { state: 'unknown', total: 0, counts: [], rows: [], more: 0 };
+  if (audit === null) return { state: 'unknown', total: 0, audited: 0, counts: [], rows: [], more: 0 };
   const a = audit.ambiguous;
   const counts = (Object.keys(AMBIGUOUS_CASE_LABEL) as AmbiguousCase[]).map((c) => ({ label: AMBIGUOUS_CASE_LABEL[c], n: a.byCase[c] }));
   const rows = a.list.slice(0, maxRows).map(
@@ -47,5 +49,5 @@ export function selectAuditView(audit: WriteAuditReport | null, maxRows = 12): A
       safeAsAnswered: (w.case === 'ownConflict' && w.cas !== 'incrementedAgain') || (w.case === 'appliedTwice' && w.guard === 'none' && w.kind === 'put'),
     }),
   );
-  return { state: a.total === 0 ? 'none' : 'some', total: a.total, counts, rows, more: a.total - rows.length };
+  return { state: a.total === 0 ? 'none' : 'some', total: a.total, audited: a.audited, counts, rows, more: a.total - rows.length };
 }
