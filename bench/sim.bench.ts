@@ -26,6 +26,7 @@ import type { TelemetrySink, ZarisEvent } from '../src/core/telemetry/events';
 import { NdjsonSink, toNdjsonLine } from '../src/core/telemetry/ndjson';
 import type { SimClock } from '../src/core/time/simClock';
 import { VirtualScheduler } from '../src/core/time/virtualScheduler';
+import { bareHeapLoop, type LoopFigure } from './bareHeapLoop';
 import { FakeTimersClock } from './fakeTimersClock';
 import { RecordingClock, replayTimerTrace } from './timerTrace';
 
@@ -144,6 +145,11 @@ const runs: Record<Mode, Timing[]> = {
   timersFakeTimers: [],
 };
 let bigSummary = null as RunSummary | null;
+/** timers the engine fired in the aggregated run (its events) */
+let bigTimers = 0;
+/** the bare typed-array heap loop, once per rep (interleaved with the runs it is compared with) */
+const loops: LoopFigure[] = [];
+const LOOP_EVENTS = quick ? 5_000_000 : 20_000_000;
 
 const same = (a: RunSummary, b: RunSummary): boolean => JSON.stringify(a) === JSON.stringify(b);
 const quantized = (): SimClock => new VirtualScheduler({ ticksPerMs: TICKS_PER_MS });
@@ -185,10 +191,12 @@ const t0 = performance.now();
 const elapsed = (): string => `${((performance.now() - t0) / 1000).toFixed(0)} s`;
 for (let rep = 1; rep <= REPS; rep++) {
   {
-    const r = timed(() => runScenario(big).summary);
-    if (bigSummary !== null && !same(bigSummary, r.value)) throw new Error('the same run gave a different summary');
-    bigSummary = r.value;
-    runs.aggregated.push({ ops: r.value.ops.total, wallMs: r.wallMs, cpuMs: r.cpuMs });
+    const r = timed(() => runScenario(big));
+    if (bigSummary !== null && !same(bigSummary, r.value.summary)) throw new Error('the same run gave a different summary');
+    bigSummary = r.value.summary;
+    bigTimers = (r.value.engine.scheduler as VirtualScheduler).fired;
+    runs.aggregated.push({ ops: r.value.summary.ops.total, wallMs: r.wallMs, cpuMs: r.cpuMs });
+    loops.push(bareHeapLoop(LOOP_EVENTS));
   }
   {
     const r = timed(() => {
@@ -266,6 +274,15 @@ function figure(ts: readonly Timing[]): Figure {
   };
 }
 
+const loopBest = loops.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+const loop = {
+  events: loopBest.events,
+  pending: 4096,
+  eventsPerSec: Math.round((loopBest.events / loopBest.wallMs) * 1000),
+  cpuEventsPerSec: Math.round((loopBest.events / loopBest.cpuMs) * 1000),
+  runs: loops.map((l) => ({ wallMs: Math.round(l.wallMs), cpuMs: Math.round(l.cpuMs) })),
+};
+
 const fig = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, figure(v)])) as Record<keyof typeof runs, Figure>;
 const ratio = fig.sliceEngine.opsPerSec / fig.sliceFakeTimers.opsPerSec;
 const ratioNoSinks = fig.sliceEngineNoSinks.opsPerSec / fig.sliceFakeTimersNoSinks.opsPerSec;
@@ -296,6 +313,11 @@ const result = {
   },
   ndjsonBytes,
   ...fig,
+  bareHeapLoop: loop,
+  /** the aggregated run's engine timers (events) per operation, and its ops/s as a share of the bare loop's events/s */
+  timersPerOp: Math.round((bigTimers / fig.aggregated.ops) * 100) / 100,
+  opsPerLoopEvent: Math.round((fig.aggregated.opsPerSec / loop.eventsPerSec) * 10_000) / 10_000,
+  cpuOpsPerLoopEvent: Math.round((fig.aggregated.cpuOpsPerSec / loop.cpuEventsPerSec) * 10_000) / 10_000,
   fakeTimersRatio: Math.round(ratio * 10) / 10,
   fakeTimersRatioNoSinks: Math.round(ratioNoSinks * 10) / 10,
   timerTrace: { scheduled: timerTrace.due.length, fired: timerTrace.fired },
@@ -322,12 +344,15 @@ const out = [
   `${big.name}: ${big.cluster.nodes} nodes, open loop ${big.workload.ratePerSec}/s + ${CONCURRENCY} users, node ${big.faults[0]?.node} fails at ${big.faults[0]?.atMs} ms`,
   `${machine.cpu} · ${machine.cores} cores · node ${machine.node} · load ${machine.loadavg.join(' ')} · best of ${REPS}`,
   '',
-  `${'mode'.padEnd(w0)}  ${'ops'.padStart(10)}  ${'wall s'.padStart(7)}  ${'ops/s'.padStart(11)}  ${'median ops/s'.padStart(12)}`,
+  `${'mode'.padEnd(w0)}  ${'ops'.padStart(10)}  ${'wall s'.padStart(7)}  ${'ops/s'.padStart(11)}  ${'median ops/s'.padStart(12)}  ${'ops/CPU s'.padStart(11)}`,
   ...rows.map(
     ([l, f]) =>
-      `${l.padEnd(w0)}  ${fmt(f.ops).padStart(10)}  ${(f.wallMs / 1000).toFixed(2).padStart(7)}  ${fmt(f.opsPerSec).padStart(11)}  ${fmt(f.medianOpsPerSec).padStart(12)}`,
+      `${l.padEnd(w0)}  ${fmt(f.ops).padStart(10)}  ${(f.wallMs / 1000).toFixed(2).padStart(7)}  ${fmt(f.opsPerSec).padStart(11)}  ${fmt(f.medianOpsPerSec).padStart(12)}  ${fmt(f.cpuOpsPerSec).padStart(11)}`,
   ),
   '',
+  `the limit on this machine: a bare typed-array binary-heap event loop (${fmt(loop.pending)} pending, no work per event) runs ${fmt(loop.eventsPerSec)} events/s (CPU ${fmt(loop.cpuEventsPerSec)}/s), measured in this run`,
+  `engine, aggregated telemetry: ${fmt(fig.aggregated.opsPerSec)} ops/s (CPU ${fmt(fig.aggregated.cpuOpsPerSec)}/s) = ${fmt(Math.round((fig.aggregated.opsPerSec * bigTimers) / fig.aggregated.ops))} engine events/s (${(bigTimers / fig.aggregated.ops).toFixed(2)} timers per op)`,
+  `  ratio: ${(fig.aggregated.opsPerSec / loop.eventsPerSec).toFixed(3)} simulated ops per bare-loop event by wall time, ${(fig.aggregated.cpuOpsPerSec / loop.cpuEventsPerSec).toFixed(3)} by CPU time (1 op costs ${(loop.cpuEventsPerSec / fig.aggregated.cpuOpsPerSec).toFixed(1)} bare events of CPU)`,
   `engine vs fake-timers on the same slice: ${ratio.toFixed(1)}× faster with aggregated telemetry (identical summaries and event streams), ${ratioNoSinks.toFixed(1)}× with no sinks (identical final state)`,
   `the clocks alone on the slice's ${fmt(timerTrace.fired)} timers (no client/cluster work): engine ${nsPerTimer(fig.timersEngine)} ns/timer, fake-timers ${nsPerTimer(fig.timersFakeTimers)} ns/timer: ${ratioTimers.toFixed(1)}×`,
   `NDJSON output: ${(ndjsonBytes / 1e6).toFixed(0)} MB to ${os.devNull}`,

@@ -65,7 +65,7 @@ describe('replay, compare and exports', () => {
     await p.waitReplayReady();
     expect(await p.cursorMs()).toBe(16_000);
     const before = await p.panelFingerprints();
-    expect(Object.keys(before)).toEqual(['throughput', 'invariants', 'refresh', 'parked', 'retries', 'statuses', 'cluster', 'latency', 'events']);
+    expect(Object.keys(before)).toEqual(['throughput', 'invariants', 'refresh', 'parked', 'retries', 'statuses', 'cluster', 'latency', 'ambiguousWrites', 'events']);
     await p.scrubTo(3 / 16);
     const cursor = await p.cursorMs();
     expect(cursor).toBeGreaterThan(2500);

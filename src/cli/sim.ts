@@ -5,11 +5,14 @@
  * summary (a table, or JSON with --json). Exit codes: 0 completed, 2 bad
  * input, 3 an invariant failed unexpectedly (with --strict).
  */
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { InputError } from '../core/validation';
 import { findPreset, PRESET_IDS } from '../core/sim/presets';
 import { loadScenario, parseScenarioText, type Scenario } from '../core/sim/scenario';
-import { runScenario } from '../core/sim/runScenario';
+import { runScenario, type RunSummary } from '../core/sim/runScenario';
+import { describeEstimate, ESTIMATE_FROM_SECONDS, estimateRun, PROGRESS_LINES_FROM_SECONDS, progressSlices, type RunEstimate } from '../core/sim/estimate';
+import { NoProgressError } from '../core/time/virtualScheduler';
 import { NdjsonSink } from '../core/telemetry/ndjson';
 import { formatSummary } from './summaryTable';
 
@@ -64,13 +67,55 @@ function load(target: string, env: NodeJS.ProcessEnv): Scenario {
   return parseScenarioText(text, target, env);
 }
 
-function progressBar(): ((f: number) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
+/** a write to the --events file failed (full disk, I/O error): reported as one line, exit 2 */
+class EventsWriteError extends Error {
+  constructor(override readonly cause: NodeJS.ErrnoException) {
+    super(cause.message);
+  }
+}
+
+/** the same file, whether or not `b` exists yet (compares device + inode when both exist) */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const sa = statSync(a);
+    const sb = statSync(b);
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return resolve(a) === resolve(b);
+  }
+}
+
+/**
+ * Progress on stderr: a bar on a terminal; otherwise (a log, a pipe) one
+ * line at most every 5 s of wall time, and only for runs long enough to
+ * need it.
+ */
+function progressReporter(est: RunEstimate): ((f: number) => void) | undefined {
+  const started = Date.now();
+  if (process.stderr.isTTY) {
+    return (f) => {
+      const width = 30;
+      const done = Math.round(f * width);
+      process.stderr.write(`\r[${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.round(f * 100)}%${f >= 1 ? '\n' : ''}`);
+    };
+  }
+  if (est.wallSeconds < PROGRESS_LINES_FROM_SECONDS) return undefined;
+  let last = -Infinity; // the first step reports at once
   return (f) => {
-    const width = 30;
-    const done = Math.round(f * width);
-    process.stderr.write(`\r[${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.round(f * 100)}%${f >= 1 ? '\n' : ''}`);
+    const now = Date.now();
+    if (now - last < 5000 && f < 1) return;
+    last = now;
+    const elapsed = (now - started) / 1000;
+    const eta = f > 0 ? (elapsed / f) * (1 - f) : Infinity;
+    process.stderr.write(`progress: ${(f * 100).toFixed(1)} % (virtual ${((f * est.durationMs) / 1000).toFixed(1)} s) after ${elapsed.toFixed(0)} s, about ${formatSeconds(eta)} left\n`);
   };
+}
+
+function formatSeconds(s: number): string {
+  if (!Number.isFinite(s)) return '?';
+  if (s < 120) return `${Math.round(s)} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
 }
 
 function main(): number {
@@ -94,28 +139,59 @@ function main(): number {
     }
     throw e;
   }
+  const events = args.events;
+  if (events !== undefined && findPreset(args.target) === undefined && sameFile(events, args.target)) {
+    process.stderr.write(`error: --events ${events} is the scenario file itself; name another file for the events\n`);
+    return 2;
+  }
+  const est = estimateRun(scenario);
+  if (est.wallSeconds >= ESTIMATE_FROM_SECONDS) {
+    process.stderr.write(`estimate: ${describeEstimate(est)}\n`);
+  }
   let fd: number | null = null;
   let sink: NdjsonSink | null = null;
-  if (args.events !== undefined) {
+  if (events !== undefined) {
     try {
-      fd = openSync(args.events, 'w');
+      fd = openSync(events, 'w');
     } catch (e) {
-      process.stderr.write(`error: cannot write --events file ${args.events}: ${(e as Error).message}\n`);
+      process.stderr.write(`error: cannot write --events file ${events}: ${(e as Error).message}\n`);
       return 2;
     }
     const out = fd;
-    sink = new NdjsonSink((chunk) => writeSync(out, chunk));
+    sink = new NdjsonSink((chunk) => {
+      try {
+        writeSync(out, chunk);
+      } catch (e) {
+        throw new EventsWriteError(e as NodeJS.ErrnoException);
+      }
+    });
   }
-  const onProgress = progressBar();
-  const { summary } = runScenario(scenario, {
-    ...(args.seed !== undefined ? { seed: args.seed } : {}),
-    ...(sink ? { sinks: [sink] } : {}),
-    ...(onProgress ? { onProgress } : {}),
-  });
-  if (sink !== null && fd !== null) {
-    sink.flush();
-    closeSync(fd);
+  const onProgress = progressReporter(est);
+  let summary: RunSummary;
+  try {
+    summary = runScenario(scenario, {
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(sink ? { sinks: [sink] } : {}),
+      ...(onProgress ? { onProgress, progressSlices: progressSlices(est) } : {}),
+    }).summary;
+    if (sink !== null) sink.flush();
+  } catch (e) {
+    if (fd !== null) closeSync(fd);
+    if (e instanceof EventsWriteError && events !== undefined) {
+      // remove what we wrote only if it is a plain file (never a device such as /dev/full)
+      const removed = isRegularFile(events);
+      if (removed) rmSync(events, { force: true });
+      const code = e.cause.code !== undefined ? ` (${e.cause.code})` : '';
+      process.stderr.write(`error: cannot write --events file ${events}: ${describeWriteError(e.cause)}${code}${removed ? '; the incomplete file was removed' : ''}\n`);
+      return 2;
+    }
+    if (e instanceof NoProgressError) {
+      process.stderr.write(`error: ${e.message}; the run was stopped\n`);
+      return 2;
+    }
+    throw e;
   }
+  if (fd !== null) closeSync(fd);
   process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
   if (args.strict && !summary.invariants.ok) {
     process.stderr.write('error: invariant violated (--strict)\n');
@@ -124,4 +200,25 @@ function main(): number {
   return 0;
 }
 
+function isRegularFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function describeWriteError(e: NodeJS.ErrnoException): string {
+  if (e.code === 'ENOSPC') return 'no space left on the device';
+  if (e.code === 'EDQUOT') return 'disk quota exceeded';
+  if (e.code === 'EIO') return 'I/O error';
+  if (e.code === 'EFBIG') return 'file too large';
+  return e.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '');
+}
+
+// stdout closed early (`| head`): stop quietly, as Unix tools do
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
 process.exitCode = main();

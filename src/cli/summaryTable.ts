@@ -1,3 +1,4 @@
+import { safeAnswerOf, type WriteAuditReport } from '../core/sim/applyTracker';
 import type { RunSummary } from '../core/sim/runScenario';
 
 const pad = (s: string | number, n: number): string => String(s).padStart(n);
@@ -45,7 +46,8 @@ export function formatSummary(s: RunSummary): string {
   for (const [k, v] of Object.entries(s.ops.endReasons)) if (v > 0) lines.push(`  ${k.padEnd(22)} ${pad(v, 9)}`);
   lines.push('attempt outcomes:');
   for (const [k, v] of Object.entries(s.statuses)) if (v > 0) lines.push(`  ${k.padEnd(22)} ${pad(v, 9)}`);
-  lines.push(`writes applied twice (lost acks): ${s.writes.duplicateOps}; CAS re-reads: ${s.workload.casRereads}; create-once already done: ${s.workload.createOnceAlreadyDone}; rejected arrivals: ${s.workload.rejected}`);
+  lines.push(`CAS re-reads: ${s.workload.casRereads}; create-once already done: ${s.workload.createOnceAlreadyDone}; rejected arrivals: ${s.workload.rejected}`);
+  lines.push(...formatAmbiguousWrites(s.writes));
   lines.push('');
   lines.push(`invariants: ${s.invariants.ok ? 'OK' : 'VIOLATED'}`);
   for (const ch of s.invariants.checks) {
@@ -53,4 +55,31 @@ export function formatSummary(s: RunSummary): string {
     lines.push(`  [${mark}] ${ch.name}: ${ch.detail}${ch.examples.length && !ch.ok ? ` — e.g. ops ${ch.examples.join(', ')}` : ''}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+const CASE_LABEL = {
+  appliedReportedFailed: 'applied, reported failed',
+  appliedTwice: 'applied twice',
+  ownConflict: 'Conflict from its own earlier attempt',
+} as const;
+
+/** the ambiguous-write audit: counts, then one line per listed write (op id first) */
+export function formatAmbiguousWrites(w: WriteAuditReport, maxLines = 12): string[] {
+  const a = w.ambiguous;
+  const lines = [
+    `ambiguous writes (outcome unknown to the client): ${a.total} of ${a.audited} writes — ${a.byCase.appliedReportedFailed} applied but reported failed, ${a.byCase.appliedTwice} applied twice, ${a.byCase.ownConflict} Conflict from their own earlier attempt` +
+      ` (guards: ${a.byGuard.ifMatchVersion} ifMatchVersion, ${a.byGuard.ifAbsent} ifAbsent, ${a.byGuard.none} none; CAS loops: ${a.casOwnWriteFound} found their own write, ${a.casIncrementedAgain} incremented again)`,
+  ];
+  const answers = new Map<string, string>();
+  for (const x of a.list.slice(0, maxLines)) {
+    const cas = x.cas === undefined ? '' : x.cas === 'ownWriteFound' ? ', CAS found its own write' : ', CAS incremented again';
+    lines.push(`  op ${pad(x.op, 8)}  ${CASE_LABEL[x.case].padEnd(37)} ${x.kind} ${x.key} [${x.guard}] applied ${x.applies}× → ${x.outcome} after ${x.attempts} attempt(s) at ${(x.t / 1000).toFixed(3)} s${cas}`);
+    answers.set(`${CASE_LABEL[x.case]} [${x.guard}]${cas}`, safeAnswerOf(x));
+  }
+  const more = a.total - Math.min(a.list.length, maxLines);
+  if (more > 0) lines.push(`  … and ${more} more (all listed up to ${a.list.length} in --json: writes.ambiguous.list)`);
+  if (answers.size > 0) lines.push('  what the condition makes of it:');
+  for (const [k, v] of answers) lines.push(`    ${k}: ${v}`);
+  if (a.lateAppliesUnmatched > 0) lines.push(`  ${a.lateAppliesUnmatched} late apply(ies) of writes that had ended too long ago to attribute`);
+  return lines;
 }

@@ -29,16 +29,83 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-/** zod error → issues with paths and messages that name the allowed values */
-export function issuesOf(error: z.ZodError, prefix = ''): InputIssue[] {
-  return error.issues.map((issue) => {
+/**
+ * zod error → issues with paths and messages that name the allowed values.
+ * Given the schema and the input, a value of the wrong type at a number
+ * field is answered with that field's range and the value found (zod alone
+ * says only "expected number, received string").
+ */
+export function issuesOf(error: z.ZodError, prefix = '', schema?: z.ZodType, input?: unknown): InputIssue[] {
+  // one line per field: a value can fail several checks (1e300: not a safe integer, and too big)
+  const seen = new Set<string>();
+  const first = error.issues.filter((issue) => {
+    const key = issue.path.map(String).join('\u0000');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return first.map((issue) => {
     const path = formatPath([...(prefix ? [prefix] : []), ...issue.path]);
     let message = issue.message;
     if (issue.code === 'unrecognized_keys') {
       message = `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')} (typo? unknown fields are not allowed)`;
+    } else if (issue.code === 'invalid_type' && issue.expected === 'number' && schema !== undefined) {
+      const range = numberRangeAt(schema, issue.path);
+      if (range !== null) {
+        const got = describeValue(valueAt(input, issue.path));
+        // zod's generic text is replaced; a schema's own message keeps its words (and gets the range unless it names one)
+        message = message.startsWith('Invalid input') ? `must be ${range}; got ${got}` : /\d/.test(message) ? `${message}; got ${got}` : `${message} (allowed: ${range.replace(/^a (whole )?number (in )?/, '')}); got ${got}`;
+      }
     }
     return { path, message };
   });
+}
+
+/** "a whole number in 1..32" for the number schema at `path` (null when there is none) */
+export function numberRangeAt(schema: z.ZodType, path: readonly PropertyKey[]): string | null {
+  let s: unknown = schema;
+  for (const key of [...path, null]) {
+    // unwrap optional / nullable / default wrappers
+    for (let i = 0; i < 8 && s !== null && typeof s === 'object'; i++) {
+      const def = (s as { def?: { type?: string; innerType?: unknown } }).def;
+      if (def?.innerType !== undefined && (def.type === 'optional' || def.type === 'nullable' || def.type === 'default')) s = def.innerType;
+      else break;
+    }
+    if (key === null) break;
+    const node = s as { shape?: Record<string, unknown>; element?: unknown };
+    if (typeof key === 'number' && node.element !== undefined) s = node.element;
+    else if (typeof key === 'string' && node.shape !== undefined) s = node.shape[key];
+    else return null;
+  }
+  const n = s as { def?: { type?: string }; minValue?: number | null; maxValue?: number | null; isInt?: boolean };
+  if (n?.def?.type !== 'number') return null;
+  const what = n.isInt ? 'a whole number' : 'a number';
+  const lo = n.minValue !== null && n.minValue !== undefined && Number.isFinite(n.minValue) ? n.minValue : null;
+  const hi = n.maxValue !== null && n.maxValue !== undefined && Number.isFinite(n.maxValue) && Math.abs(n.maxValue) < Number.MAX_SAFE_INTEGER ? n.maxValue : null;
+  if (lo !== null && hi !== null) return `${what} in ${lo}..${hi}`;
+  if (lo !== null) return `${what} ≥ ${lo}`;
+  if (hi !== null) return `${what} ≤ ${hi}`;
+  return what;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+function describeValue(v: unknown): string {
+  if (typeof v === 'string') {
+    const quoted = JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+    return v.trim() !== '' && Number.isFinite(Number(v)) ? `the string ${quoted} (write the number without quotes)` : `the string ${quoted}`;
+  }
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`;
 }
 
 /** parses `input` with `schema` or throws an {@link InputError} naming each bad field */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BUG_TOGGLES, resolveClientConfig } from '../core/client/config';
+import { BUG_TOGGLES, MAX_SETTING_MS, resolveClientConfig } from '../core/client/config';
 import { PRESET_IDS, PRESETS } from '../core/sim/presets';
 import { loadScenario, type ScenarioInput } from '../core/sim/scenario';
 import { InputError } from '../core/validation';
@@ -11,10 +11,10 @@ const clientArb = fc.record(
   {
     maxAttempts: fc.integer({ min: 1, max: 1000 }),
     backoffMillis: fc.integer({ min: 0, max: 60_000 }),
-    operationTimeoutMs: fc.oneof(fc.constant('infinite' as const), fc.integer({ min: 0, max: 2 ** 40 })),
+    operationTimeoutMs: fc.oneof(fc.constant('infinite' as const), fc.integer({ min: 0, max: MAX_SETTING_MS })),
     disableRetries: fc.boolean(),
-    refreshWaitBudgetMs: fc.integer({ min: 0, max: 10 ** 9 }),
-    refreshDebounceMs: fc.nat(),
+    refreshWaitBudgetMs: fc.integer({ min: 0, max: MAX_SETTING_MS }),
+    refreshDebounceMs: fc.integer({ min: 0, max: MAX_SETTING_MS }),
     attemptTimeoutMs: fc.integer({ min: 1, max: 10 ** 7 }),
     bugs: togglesArb,
   },

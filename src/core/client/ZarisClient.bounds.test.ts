@@ -88,12 +88,14 @@ describe('bugs.deadlineReplacesAttempts (the refresh storm)', () => {
 });
 
 describe('disableRetries', () => {
-  it('config disableRetries: exactly one attempt, no refresh, no backoff', async () => {
+  it('config disableRetries: exactly one attempt and no backoff, but the wrong-node answer still refreshes the map', async () => {
     const h = harness({ answer: () => reply('Moved'), config: { maxAttempts: 5, disableRetries: true } });
     await expect(settle(h.sched, h.client.get('k'))).resolves.toEqual({ status: 'Moved' });
-    expect(h.transport.sent).toHaveLength(1);
+    expect(h.transport.dataRequests).toHaveLength(1);
+    expect(h.transport.mapRequests).toHaveLength(1);
     expect(h.log.of('backoff')).toHaveLength(0);
-    expect(h.log.of('refresh.request')).toHaveLength(0);
+    expect(h.log.of('refresh.request')).toMatchObject([{ op: 1, cause: 'Moved' }]);
+    expect(h.log.of('op.end')[0]).toMatchObject({ attempts: 1, reason: 'attemptsExhausted' });
   });
 
   it.each([

@@ -9,7 +9,7 @@ const NO_REFRESH: readonly KvStatus[] = ['Unavailable', 'Migrating'];
 
 describe('retryable statuses, end to end', () => {
   it.each([...REFRESH_FIRST.map((s) => [s, true] as const), ...NO_REFRESH.map((s) => [s, false] as const)])(
-    'always %s: 3 data requests, map fetched before each retry: %s',
+    'always %s: 3 data requests, map fetched after each attempt (the final one too): %s',
     async (status, refreshes) => {
       // debounce off so that every refresh request really fetches
       const h = harness({ answer: () => reply(status), config: { refreshDebounceMs: 0 } });
@@ -17,21 +17,24 @@ describe('retryable statuses, end to end', () => {
       const data = h.transport.dataRequests;
       const maps = h.transport.mapRequests;
       expect(data).toHaveLength(3);
-      expect(maps).toHaveLength(refreshes ? 2 : 0);
-      expect(h.log.of('refresh.request').map((e) => e.cause)).toEqual(refreshes ? [status, status] : []);
+      expect(maps).toHaveLength(refreshes ? 3 : 0);
+      expect(h.log.of('refresh.request').map((e) => e.cause)).toEqual(refreshes ? [status, status, status] : []);
       if (refreshes) {
         // each fetch lies between the failed attempt and the next one
         for (let i = 0; i < 2; i++) {
           expect(maps[i]?.t).toBeGreaterThan(data[i]?.t as number);
           expect(maps[i]?.t).toBeLessThan(data[i + 1]?.t as number);
         }
+        // the final attempt refreshes too (the seed awaits onMoved before the loop condition), then no sleep
+        expect(maps[2]?.t).toBeGreaterThan(data[2]?.t as number);
+        expect(h.log.of('backoff')).toHaveLength(2);
       }
       expect(h.log.of('op.end')[0]).toMatchObject({ status, attempts: 3, reason: 'attemptsExhausted' });
     },
   );
 
   it.each(TRANSPORT_ERRORS.map((e) => [e] as const))(
-    'always a %s transport failure: refresh before each retry, then that error is rethrown',
+    'always a %s transport failure: refresh after each attempt (the final one too), then that error is rethrown',
     async (code) => {
       const h = harness({ answer: () => ({ fail: new TransportFailure(code) }), config: { refreshDebounceMs: 0 } });
       const error = await settle(h.sched, h.client.get('k')).catch((e: unknown) => e);
@@ -39,8 +42,9 @@ describe('retryable statuses, end to end', () => {
       expect(error).toMatchObject({ code, attempts: 3 });
       expect((error as ZarisError).cause).toBeInstanceOf(TransportFailure);
       expect(h.transport.dataRequests).toHaveLength(3);
-      expect(h.transport.mapRequests).toHaveLength(2);
-      expect(h.log.of('refresh.request').map((e) => e.cause)).toEqual([code, code]);
+      expect(h.transport.mapRequests).toHaveLength(3);
+      expect(h.log.of('refresh.request').map((e) => e.cause)).toEqual([code, code, code]);
+      expect(h.log.of('backoff')).toHaveLength(2);
       expect(h.log.of('op.end')[0]).toMatchObject({ error: code, attempts: 3, reason: 'attemptsExhausted' });
     },
   );

@@ -11,8 +11,10 @@ import {
   attemptTimeout,
   backoffDelay,
   decideAfterAttempt,
+  exhaustedReason,
   mayAttempt,
   operationDeadline,
+  retriesAfterAttempt,
   type AttemptResult,
 } from './retryPolicy';
 import { errorCodeOf, type Transport, type TransportOutcome } from './transport';
@@ -201,6 +203,8 @@ class OperationRun {
   /** attempts actually started */
   private attemptsMade = 0;
   private last: AttemptResult | null = null;
+  /** ms, when the last attempt ended */
+  private lastEndedAt = 0;
   /** the deadline passed while this op waited for a map refresh */
   private deadlinePassedInRefreshWait = false;
 
@@ -282,6 +286,7 @@ class OperationRun {
     const { scheduler, refresher } = this.client._env();
     const now = scheduler.now();
     this.last = result;
+    this.lastEndedAt = now;
     const sink = this.client.sink;
     if (sink) {
       sink.emit(
@@ -295,19 +300,23 @@ class OperationRun {
       this.end(result, decision.reason);
       return;
     }
-    // No sleep (and no refresh) after the final attempt.
-    if (!mayAttempt(attempt + 1, now, this.deadline, this.config)) {
-      this.endExhausted();
-      return;
-    }
+    // The refresh comes first, even after the final attempt; only the sleep is skipped then.
     if (decision.refreshFirst) {
       refresher.request(this.op, result.error ?? result.status, () => {
-        if (this.deadline !== null && scheduler.now() >= this.deadline) this.deadlinePassedInRefreshWait = true;
-        this.backoff(attempt, result);
+        // (a deadline that had passed before the wait began — the final attempt's own timeout — does not count)
+        if (this.deadline !== null && now < this.deadline && scheduler.now() >= this.deadline) this.deadlinePassedInRefreshWait = true;
+        this.retryOrStop(attempt, result);
       });
     } else {
-      this.backoff(attempt, result);
+      this.retryOrStop(attempt, result);
     }
+  }
+
+  /** the loop condition, tested after the refresh: back off and retry, or end with the last result */
+  private retryOrStop(attempt: number, result: AttemptResult): void {
+    const now = this.client._env().scheduler.now();
+    if (retriesAfterAttempt(attempt, now, this.deadline, this.config)) this.backoff(attempt, result);
+    else this.endExhausted();
   }
 
   private backoff(attempt: number, result: AttemptResult): void {
@@ -336,9 +345,7 @@ class OperationRun {
       this.end({ error: TransportErrorCode.Timeout }, 'deadline');
       return;
     }
-    const outOfTime = this.deadline !== null && scheduler.now() >= this.deadline;
-    const reason: EndReason = !outOfTime ? 'attemptsExhausted' : this.deadlinePassedInRefreshWait ? 'waitBudget' : 'deadline';
-    this.end(last, reason);
+    this.end(last, exhaustedReason(this.attemptsMade, this.lastEndedAt, scheduler.now(), this.deadline, this.deadlinePassedInRefreshWait, this.config));
   }
 
   private end(result: AttemptResult, reason: EndReason): void {

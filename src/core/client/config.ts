@@ -64,8 +64,15 @@ export const DEFAULT_CLIENT_CONFIG: ClientConfig = {
   bugs: NO_BUGS,
 };
 
+/** the longest time setting accepted, ms (one day; longer is "infinite" in practice, and keeps every sum of times exact) */
+export const MAX_SETTING_MS = 86_400_000;
+
 const ms = (what: string) =>
-  z.number({ error: `${what} must be a number of milliseconds` }).int(`${what} must be a whole number of ms`).min(0, `${what} must be ≥ 0 ms`);
+  z
+    .number({ error: `${what} must be a whole number of ms in 0..${MAX_SETTING_MS}` })
+    .int(`${what} must be a whole number of ms in 0..${MAX_SETTING_MS}`)
+    .min(0, `${what} must be ≥ 0 ms`)
+    .max(MAX_SETTING_MS, `${what} must be ≤ ${MAX_SETTING_MS} ms (one day)`);
 
 export const bugTogglesSchema = z
   .strictObject({
@@ -83,7 +90,7 @@ export const clientConfigInputSchema = z
     maxAttempts: z.number({ error: 'maxAttempts must be a whole number 1–1000' }).int('maxAttempts must be a whole number').min(1, 'maxAttempts must be ≥ 1').max(1000, 'maxAttempts must be ≤ 1000'),
     backoffMillis: ms('backoffMillis').max(60_000, 'backoffMillis must be ≤ 60000'),
     operationTimeoutMs: z.union([ms('operationTimeoutMs'), z.null(), z.literal('infinite')], {
-      error: 'operationTimeoutMs must be a number of ms ≥ 0, or "infinite" (or null) to disable the deadline',
+      error: `operationTimeoutMs must be a whole number of ms in 0..${MAX_SETTING_MS}, or "infinite" (or null) to disable the deadline`,
     }),
     disableRetries: z.boolean({ error: 'disableRetries must be true or false' }),
     refreshWaitBudgetMs: ms('refreshWaitBudgetMs'),
@@ -127,7 +134,8 @@ export const requestTimeoutSchema = z
     const n = Number(m[1]);
     const unit = m[2] ?? 's';
     return Math.round(unit === 'ms' ? n : unit === 's' ? n * 1000 : n * 60_000);
-  });
+  })
+  .refine((v) => v === null || v <= MAX_SETTING_MS, `at most one day (${MAX_SETTING_MS / 1000} s, "1440m"); use "infinite" to disable the deadline`);
 
 export const disableRetriesSchema = z
   .string()
@@ -139,7 +147,8 @@ export const refreshWaitMsSchema = z
   .string()
   .trim()
   .regex(/^\d+$/, 'expected a whole number of milliseconds ≥ 0 (e.g. "15000")')
-  .transform(Number);
+  .transform(Number)
+  .refine((v) => v <= MAX_SETTING_MS, `expected a whole number of milliseconds in 0..${MAX_SETTING_MS}`);
 
 /**
  * The one resolver from (base, partial input, environment) to a client
@@ -154,7 +163,7 @@ export function resolveClientConfig(
 ): ClientConfig {
   const issues: InputIssue[] = [];
   const parsed = clientConfigInputSchema.safeParse(input ?? {});
-  if (!parsed.success) issues.push(...issuesOf(parsed.error));
+  if (!parsed.success) issues.push(...issuesOf(parsed.error, '', clientConfigInputSchema, input));
 
   const fromEnv: { operationTimeoutMs?: number | null; disableRetries?: boolean; refreshWaitBudgetMs?: number } = {};
   const readEnv = <T>(name: string, schema: z.ZodType<T>, apply: (v: T) => void) => {
@@ -162,7 +171,7 @@ export function resolveClientConfig(
     if (raw === undefined || raw === '') return;
     const r = schema.safeParse(raw);
     if (r.success) apply(r.data);
-    else issues.push({ path: name, message: `${r.error.issues[0]?.message ?? 'invalid'}; got "${raw}"` });
+    else issues.push({ path: name, message: `${r.error.issues[0]?.message ?? 'invalid'}; got "${raw.length > 40 ? `${raw.slice(0, 40)}…" (${raw.length} characters)` : `${raw}"`}` });
   };
   readEnv(ENV_NAMES.requestTimeout, requestTimeoutSchema, (v) => (fromEnv.operationTimeoutMs = v));
   readEnv(ENV_NAMES.disableRetries, disableRetriesSchema, (v) => (fromEnv.disableRetries = v));

@@ -9,8 +9,10 @@ import {
   MAX_BACKOFF_MS,
   mayAttempt,
   MIGRATING_BACKOFF_FACTOR,
+  exhaustedReason,
   operationDeadline,
   requiresMapRefresh,
+  retriesAfterAttempt,
   shouldRetry,
   type AttemptDecision,
 } from './retryPolicy';
@@ -144,6 +146,42 @@ describe('mayAttempt (both bounds)', () => {
     expect(mayAttempt(50, 60_000, 60_000, bug)).toBe(false);
     expect(mayAttempt(4, 100, null, bug)).toBe(false);
     expect(mayAttempt(3, 100, null, bug)).toBe(true);
+  });
+});
+
+describe('retriesAfterAttempt (tested after the refresh, so the final attempt refreshes too)', () => {
+  it.each([
+    // maxAttempts, disableRetries, attempt that just ended, now (after the refresh), deadline, sleep + retry?
+    [3, false, 1, 0, 60_000, true],
+    [3, false, 3, 0, 60_000, false], // the final attempt: refresh, then no sleep
+    [1, false, 1, 0, 60_000, false], // maxAttempts 1
+    [3, true, 1, 0, 60_000, false], // ZARIS_DISABLE_RETRIES
+    [3, false, 1, 250, 200, false], // the refresh wait outlasted a short deadline
+    [3, false, 2, 199, 200, true],
+    [3, false, 2, 5_000, null, true],
+  ] as const)('maxAttempts %i, disableRetries %s, after attempt %i at %i, deadline %s → %s', (maxAttempts, disableRetries, attempt, now, deadline, retry) => {
+    expect(retriesAfterAttempt(attempt, now, deadline, cfg({ maxAttempts, disableRetries }))).toBe(retry);
+  });
+});
+
+describe('exhaustedReason (which bound ended the loop)', () => {
+  const c = cfg({ maxAttempts: 3 });
+  it.each([
+    // attempts made, last attempt ended at, now, deadline, deadline passed in a refresh wait, reason
+    [3, 100, 100, 60_000, false, 'attemptsExhausted'],
+    [3, 100, 70_000, 60_000, true, 'attemptsExhausted'], // the final attempt's refresh outlasted the deadline: the budget stopped the loop
+    [3, 60_000, 60_000, 60_000, false, 'deadline'], // the final attempt ran into the deadline itself
+    [2, 59_000, 60_000, 60_000, false, 'deadline'],
+    [2, 59_000, 61_000, 60_000, true, 'waitBudget'],
+    [3, 100, 100, null, false, 'attemptsExhausted'],
+  ] as const)('%i attempt(s), last ended %i, now %i, deadline %s, in refresh wait %s → %s', (made, endedAt, now, deadline, inWait, reason) => {
+    expect(exhaustedReason(made, endedAt, now, deadline, inWait, c)).toBe(reason);
+  });
+
+  it('with deadlineReplacesAttempts the budget is no bound when a deadline is set', () => {
+    const bug = cfg({ maxAttempts: 3, bugs: { deadlineReplacesAttempts: true } });
+    expect(exhaustedReason(40, 100, 60_000, 60_000, false, bug)).toBe('deadline');
+    expect(exhaustedReason(3, 100, 100, null, false, bug)).toBe('attemptsExhausted');
   });
 });
 

@@ -46,7 +46,11 @@ export type AttemptResult =
 export type AttemptDecision =
   /** hand the result back: success, a real answer, or a non-retryable exception */
   | { readonly kind: 'return'; readonly reason: 'success' | 'realAnswer' | 'nonRetryable' }
-  /** transient: retry, refreshing the cluster map first when the routing is proven stale */
+  /**
+   * transient: retry, refreshing the cluster map first when the routing is
+   * proven stale. The refresh happens even when no further attempt may run
+   * (see {@link retriesAfterAttempt}).
+   */
   | { readonly kind: 'retry'; readonly refreshFirst: boolean };
 
 // The five possible decisions, shared (one is taken after every attempt).
@@ -73,6 +77,38 @@ export function mayAttempt(attempt: number, now: number, deadline: number | null
   const beforeDeadline = deadline === null || now < deadline;
   if (config.bugs.deadlineReplacesAttempts && deadline !== null) return beforeDeadline;
   return attempt <= attemptBudget(config) && beforeDeadline;
+}
+
+/**
+ * After a retryable outcome (and its map refresh, if any): sleep and try
+ * again only if another attempt may start now. The seed awaits `onMoved`
+ * right after a wrong-node status or a transport failure, *before* the loop
+ * condition is tested — so the final attempt refreshes the map too (later
+ * operations are routed by the fresh map); only the sleep is skipped.
+ */
+export function retriesAfterAttempt(attempt: number, now: number, deadline: number | null, config: ClientConfig): boolean {
+  return mayAttempt(attempt + 1, now, deadline, config);
+}
+
+/**
+ * Which bound ended the loop after `attemptsMade` attempts: the attempt
+ * budget when it was spent before the deadline passed (the final attempt's
+ * map refresh may outlast the deadline; the budget still stopped the loop),
+ * else the deadline — `waitBudget` when it passed while the operation waited
+ * for a map refresh.
+ */
+export function exhaustedReason(
+  attemptsMade: number,
+  lastAttemptEndedAt: number,
+  now: number,
+  deadline: number | null,
+  deadlinePassedInRefreshWait: boolean,
+  config: ClientConfig,
+): 'attemptsExhausted' | 'deadline' | 'waitBudget' {
+  const budgetBounds = !(config.bugs.deadlineReplacesAttempts && deadline !== null);
+  const budgetSpentInTime = budgetBounds && attemptsMade >= attemptBudget(config) && (deadline === null || lastAttemptEndedAt < deadline);
+  if (budgetSpentInTime || deadline === null || now < deadline) return 'attemptsExhausted';
+  return deadlinePassedInRefreshWait ? 'waitBudget' : 'deadline';
 }
 
 /**

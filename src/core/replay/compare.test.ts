@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_CONFIG } from '../client/config';
+import { ApplyTracker } from '../sim/applyTracker';
 import { INVARIANTS, type InvariantCheck } from '../sim/invariants';
 import { findPreset } from '../sim/presets';
 import { runScenario, type RunSummary } from '../sim/runScenario';
@@ -47,8 +48,8 @@ function summary(o: {
     latencyMs: { p50: 0, p95: 0, p99: o.p99 ?? 0, max: 0 },
     throughput: { bucketMs: 1000, series, healthy: o.healthy ?? series, affected: zeros, failed: zeros },
     parked: { attempt: zeros, refreshWait: zeros, backoff: zeros },
-    workload: { transactions: 0, casRereads: 0, casSucceeded: 0, casGaveUp: 0, createOnceAlreadyDone: 0, rejected: o.rejected ?? 0 },
-    writes: { duplicateApplies: 0, duplicateOps: 0, examples: [] },
+    workload: { transactions: 0, casRereads: 0, casSucceeded: 0, casGaveUp: 0, casOwnWriteFound: 0, createOnceAlreadyDone: 0, rejected: o.rejected ?? 0 },
+    writes: new ApplyTracker().report(),
     faults: (o.faults ?? []).map((atMs) => ({ atMs, action: 'failover' as const, node: 1 })),
     cluster: { epoch: 1, nodes: [] },
     invariants: { ok: true, checks: o.invariants ?? checks() },

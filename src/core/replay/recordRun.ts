@@ -6,6 +6,7 @@
  * refresh (a timer at the event's own time, after the timers already due
  * then), and compared every 100 ms for changes no event announces.
  */
+import type { WriteAuditReport } from '../sim/applyTracker';
 import { clientViewOf, clusterViewOf, type ClientView, type ClusterView } from '../cluster/views';
 import type { ClusterMap } from '../domain/clusterMap';
 import { SimEngine } from '../sim/engine';
@@ -17,9 +18,14 @@ import { EventTape } from './eventTape';
 export interface RunViews {
   clusterAt(t: number): ClusterView | null;
   clientAt(t: number): ClientView | null;
+  /** the engine's ambiguous-write audit at `t` (null where the run has none: an imported file, a live recording) */
+  auditAt?(t: number): WriteAuditReport | null;
   /** rough bytes held */
   readonly bytes: number;
 }
+
+/** virtual ms between audit snapshots while only its counts of audited writes move */
+const AUDIT_REFRESH_MS = 1000;
 
 /** the views of a run at the times they changed */
 export class ViewTimeline implements RunViews {
@@ -28,6 +34,9 @@ export class ViewTimeline implements RunViews {
   readonly clientTimes: number[] = [];
   readonly client: ClientView[] = [];
   private lastMap: ClusterMap | null = null;
+  /** the ambiguous-write audit, kept when a finding changes (and at least every AUDIT_REFRESH_MS) */
+  readonly auditTimes: number[] = [];
+  readonly audits: WriteAuditReport[] = [];
 
   /** keeps the views at `t` if they differ from the last ones kept */
   capture(engine: SimEngine, t: number): void {
@@ -46,6 +55,27 @@ export class ViewTimeline implements RunViews {
         this.client.push(clientViewOf(map, t));
       }
     }
+    if (engine.applies !== null) {
+      const prev = this.audits[this.audits.length - 1];
+      const prevT = this.auditTimes[this.auditTimes.length - 1] ?? -Infinity;
+      const a = engine.applies.report();
+      const changed =
+        prev === undefined ||
+        prev.duplicateOps !== a.duplicateOps ||
+        prev.ambiguous.total !== a.ambiguous.total ||
+        prev.ambiguous.casOwnWriteFound !== a.ambiguous.casOwnWriteFound ||
+        prev.ambiguous.casIncrementedAgain !== a.ambiguous.casIncrementedAgain;
+      if (changed || (t - prevT >= AUDIT_REFRESH_MS && prev.ambiguous.audited !== a.ambiguous.audited)) {
+        this.auditTimes.push(t);
+        this.audits.push(a);
+      }
+    }
+  }
+
+  /** the ambiguous-write audit as last kept at or before `t` */
+  auditAt(t: number): WriteAuditReport | null {
+    const i = lastAtOrBefore(this.auditTimes, t);
+    return i < 0 ? null : (this.audits[i] as WriteAuditReport);
   }
 
   /** the cluster's view at `t` (null before the first): the one kept when it last changed (its `t` says when) */
@@ -65,6 +95,7 @@ export class ViewTimeline implements RunViews {
     let n = 0;
     for (const v of this.cluster) n += 64 + v.nodes.length * 48 + v.owners.length * 8 * 3 + v.replicas.reduce((a, r) => a + 32 + r.length * 8, 0);
     for (const v of this.client) n += 32 + v.owners.length * 8;
+    for (const a of this.audits) n += 256 + a.ambiguous.list.length * 96 + a.examples.length * 8;
     return n;
   }
 }

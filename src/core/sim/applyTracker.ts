@@ -1,35 +1,304 @@
-import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
+import type { Outcome } from '../domain/status';
+import { KvStatus } from '../domain/status';
+import type { OpStartEvent, TelemetrySink, ZarisEvent } from '../telemetry/events';
 import { OpTable } from '../telemetry/opTable';
 
 /**
- * Ground truth from the cluster's side: how many times each operation's
- * write was applied. More than once means a retry re-applied a write whose
- * acknowledgement was lost (at-least-once). Entries live only while the
- * operation is in flight, so memory stays bounded.
+ * The ambiguous-write audit: ground truth from the cluster's side (how many
+ * times each operation's write was applied) held against what the client
+ * told its caller. Retries are at-least-once (SPEC §5): a write whose
+ * acknowledgement is lost may have landed although the caller hears of a
+ * failure, may land twice, or may make its own retry fail its condition.
+ * The client cannot know; this audit names every such write by op id.
+ *
+ * Memory stays bounded: entries live while the operation is in flight, plus
+ * a window of recently ended writes (a request the client gave up on can
+ * still be served by a queued node after the operation ended).
  */
-export class ApplyTracker implements TelemetrySink {
-  private readonly inFlight = new OpTable<number>();
+
+/** the three ways the caller's answer and the cluster's truth part */
+export const AMBIGUOUS_CASES = ['appliedReportedFailed', 'appliedTwice', 'ownConflict'] as const;
+export type AmbiguousCase = (typeof AMBIGUOUS_CASES)[number];
+
+/** the write's condition, as the audit groups them */
+export type WriteGuard = 'none' | 'ifMatchVersion' | 'ifAbsent';
+
+/** what the CAS workload made of a `Conflict` its own earlier attempt caused */
+export type CasResolution = 'ownWriteFound' | 'incrementedAgain';
+
+export interface AmbiguousWrite {
+  readonly op: number;
+  readonly case: AmbiguousCase;
+  readonly kind: 'put' | 'delete';
+  readonly key: string;
+  readonly guard: WriteGuard;
+  /** times the cluster applied it */
+  readonly applies: number;
+  /** the final answer the caller got (status or error) */
+  readonly outcome: Outcome;
+  readonly attempts: number;
+  /** ms, when the operation ended */
+  readonly t: number;
+  /** CAS loops only: whether the workload noticed its own write (else it incremented again) */
+  readonly cas?: CasResolution;
+}
+
+export interface WriteAuditReport {
   /** operations whose write was applied more than once */
-  duplicateOps = 0;
+  readonly duplicateOps: number;
   /** extra applies in total */
+  readonly duplicateApplies: number;
+  /** the first duplicated op ids */
+  readonly examples: readonly number[];
+  readonly ambiguous: {
+    /** writes that ended so far (each one checked against its applies) */
+    readonly audited: number;
+    /** writes whose outcome the client could not know (each counted once, under its first matching case) */
+    readonly total: number;
+    readonly byCase: Readonly<Record<AmbiguousCase, number>>;
+    /** the same writes by condition: how many a condition turned into a safe answer */
+    readonly byGuard: Readonly<Record<WriteGuard, number>>;
+    /** CAS loops whose own write made their retry answer Conflict: noticed on re-read (done) / incremented again */
+    readonly casOwnWriteFound: number;
+    readonly casIncrementedAgain: number;
+    /** applies of writes that had ended so long ago that they were out of the audit's window */
+    readonly lateAppliesUnmatched: number;
+    /** the first ambiguous writes, by the time they were known */
+    readonly list: readonly AmbiguousWrite[];
+  };
+}
+
+/** at most this many ambiguous writes are listed (all are counted) */
+export const MAX_LISTED = 50;
+/** recently ended writes kept for late applies */
+const ENDED_WINDOW = 4096;
+const MAX_EXAMPLES = 20;
+
+/**
+ * Which case a write is, from its applies and the caller's final answer
+ * (null: the caller's answer was the truth). A `Conflict` after an apply
+ * can only come from the operation's own earlier attempt: an attempt that
+ * applies answers `Ok` (or loses its acknowledgement).
+ */
+export function classifyWrite(applies: number, outcome: Outcome): AmbiguousCase | null {
+  if (applies === 0) return null;
+  if (outcome === KvStatus.Conflict) return 'ownConflict';
+  if (applies > 1) return 'appliedTwice';
+  if (outcome !== KvStatus.Ok) return 'appliedReportedFailed';
+  return null;
+}
+
+export function guardOf(start: Pick<OpStartEvent, 'cond'>): WriteGuard {
+  const c = start.cond;
+  if (c?.ifMatchVersion !== undefined) return 'ifMatchVersion';
+  if (c?.ifAbsent === true) return 'ifAbsent';
+  return 'none';
+}
+
+/**
+ * How the write's condition turns the case into a safe answer (the seed's
+ * lesson: retries stay on; conditions make the hidden retries safe).
+ */
+export function safeAnswerOf(w: Pick<AmbiguousWrite, 'case' | 'guard' | 'cas'>): string {
+  if (w.case === 'ownConflict') {
+    if (w.guard === 'ifAbsent') return 'ifAbsent: the retry answered Conflict because the first attempt created the key — "already done", safe';
+    if (w.cas === 'incrementedAgain') return 'ifMatchVersion stopped the retry, but the re-read no longer showed its own tag (a plain put or more writers came between), so the CAS loop applied its increment again';
+    return 'ifMatchVersion: the retry answered Conflict against the version its own first attempt wrote — re-read; finding your own value means done';
+  }
+  if (w.case === 'appliedTwice') {
+    if (w.guard === 'none') return 'unconditional: applied twice (harmless for a fixed-value put; guard anything else with ifMatchVersion so the repeat answers Conflict)';
+    return 'the condition held twice (the key changed back in between): re-read before acting on it';
+  }
+  if (w.guard === 'none') return 'landed although the caller was told it failed; a caller that repeats it should guard it with ifMatchVersion / ifAbsent so the repeat answers Conflict';
+  return 'landed although the caller was told it failed; repeating it with the same condition answers Conflict (safe), a re-read shows it landed';
+}
+
+/**
+ * Recently ended writes, for applies that arrive after the operation ended:
+ * a ring indexed by op id (ids are handed out in sequence, so a slot is
+ * reused by a write about `ENDED_WINDOW` ids later). Typed arrays, so an
+ * ended write costs no allocation on the hot path.
+ */
+class EndedWrites {
+  readonly ids = new Float64Array(ENDED_WINDOW).fill(NaN);
+  readonly applies = new Int32Array(ENDED_WINDOW);
+  readonly attempts = new Int32Array(ENDED_WINDOW);
+  readonly t = new Float64Array(ENDED_WINDOW);
+  /** index in the audit's list, -1 when not listed */
+  readonly listed = new Int32Array(ENDED_WINDOW);
+  /** index in AMBIGUOUS_CASES, -1 while unambiguous */
+  readonly caseIx = new Int8Array(ENDED_WINDOW);
+  readonly outcome: (Outcome | undefined)[] = new Array<Outcome | undefined>(ENDED_WINDOW).fill(undefined);
+  /** kind and guard ({@link writeCode}) */
+  readonly code = new Int8Array(ENDED_WINDOW);
+  /** the key (the workload's key strings: no copy) */
+  readonly key: string[] = new Array<string>(ENDED_WINDOW).fill('');
+
+  /** the slot of `op`, or -1 when it is not (or no longer) held */
+  slot(op: number): number {
+    const i = op & (ENDED_WINDOW - 1);
+    return this.ids[i] === op ? i : -1;
+  }
+
+  put(op: number, code: number, key: string, applies: number, outcome: Outcome, attempts: number, t: number): number {
+    const i = op & (ENDED_WINDOW - 1);
+    this.ids[i] = op;
+    this.code[i] = code;
+    this.key[i] = key;
+    this.applies[i] = applies;
+    this.outcome[i] = outcome;
+    this.attempts[i] = attempts;
+    this.t[i] = t;
+    this.listed[i] = -1;
+    this.caseIx[i] = -1;
+    return i;
+  }
+}
+
+const GUARDS: readonly WriteGuard[] = ['none', 'ifMatchVersion', 'ifAbsent'];
+
+/**
+ * A write's kind and guard as one small number: events are not kept (an
+ * event held until its operation ends outlives the young generation and
+ * costs the garbage collector far more than these numbers).
+ */
+function writeCode(start: Pick<OpStartEvent, 'kind' | 'cond'>): number {
+  return (start.kind === 'delete' ? 4 : 0) | GUARDS.indexOf(guardOf(start));
+}
+
+export class ApplyTracker implements TelemetrySink {
+  /** in flight: each write's {@link writeCode} and key, and the applies so far */
+  private readonly starts = new OpTable<number>();
+  private readonly keys = new OpTable<string>();
+  private readonly inFlight = new OpTable<number>();
+  private readonly ended = new EndedWrites();
+
+  duplicateOps = 0;
   duplicateApplies = 0;
-  /** the first duplicated op ids (for reports) */
   readonly examples: number[] = [];
+  private readonly byCase: Record<AmbiguousCase, number> = { appliedReportedFailed: 0, appliedTwice: 0, ownConflict: 0 };
+  private readonly byGuard: Record<WriteGuard, number> = { none: 0, ifMatchVersion: 0, ifAbsent: 0 };
+  private casOwnWriteFound = 0;
+  private casIncrementedAgain = 0;
+  private lateAppliesUnmatched = 0;
+  private audited = 0;
+  private readonly list: AmbiguousWrite[] = [];
 
   /** called by the data path for every applied write */
   onApply(op: number): void {
-    this.inFlight.set(op, (this.inFlight.get(op) ?? 0) + 1);
+    const n = this.inFlight.get(op);
+    if (n !== undefined) {
+      this.inFlight.set(op, n + 1);
+      return;
+    }
+    if (this.starts.has(op)) {
+      this.inFlight.set(op, 1);
+      return;
+    }
+    // the operation had ended: a request it gave up on was served late
+    const i = this.ended.slot(op);
+    if (i < 0) {
+      this.lateAppliesUnmatched++;
+      return;
+    }
+    const applies = (this.ended.applies[i] as number) + 1;
+    this.ended.applies[i] = applies;
+    if (applies === 2) this.countDuplicate(op, 1);
+    else if (applies > 2) this.duplicateApplies++;
+    this.classify(op, i);
   }
 
   emit(e: ZarisEvent): void {
+    if (e.type === 'op.start') {
+      if (e.kind !== 'get') {
+        this.starts.set(e.op, writeCode(e));
+        this.keys.set(e.op, e.key);
+      }
+      return;
+    }
     if (e.type !== 'op.end') return;
-    const n = this.inFlight.get(e.op);
-    if (n === undefined) return;
-    this.inFlight.delete(e.op);
-    if (n > 1) {
-      this.duplicateOps++;
-      this.duplicateApplies += n - 1;
-      if (this.examples.length < 20) this.examples.push(e.op);
+    const code = this.starts.get(e.op);
+    if (code === undefined) return;
+    const key = this.keys.get(e.op) as string;
+    this.starts.delete(e.op);
+    this.keys.delete(e.op);
+    this.audited++;
+    const n = this.inFlight.get(e.op) ?? 0;
+    if (n > 0) this.inFlight.delete(e.op);
+    if (n > 1) this.countDuplicate(e.op, n - 1);
+    const i = this.ended.put(e.op, code, key, n, (e.status ?? e.error) as Outcome, e.attempts, e.t);
+    if (n > 0) this.classify(e.op, i);
+  }
+
+  /**
+   * The CAS workload reports what it made of a `Conflict` (called right
+   * after the operation ended): `ownWriteFound` when the re-read showed its
+   * own value. Only a Conflict the audit knows to be self-inflicted counts.
+   */
+  onCasConflict(op: number, ownWriteFound: boolean): void {
+    const i = this.ended.slot(op);
+    if (i < 0 || AMBIGUOUS_CASES[this.ended.caseIx[i] as number] !== 'ownConflict') return;
+    if (ownWriteFound) this.casOwnWriteFound++;
+    else this.casIncrementedAgain++;
+    const at = this.ended.listed[i] as number;
+    if (at >= 0) this.list[at] = { ...(this.list[at] as AmbiguousWrite), cas: ownWriteFound ? 'ownWriteFound' : 'incrementedAgain' };
+  }
+
+  report(): WriteAuditReport {
+    return {
+      duplicateOps: this.duplicateOps,
+      duplicateApplies: this.duplicateApplies,
+      examples: [...this.examples],
+      ambiguous: {
+        audited: this.audited,
+        total: this.byCase.appliedReportedFailed + this.byCase.appliedTwice + this.byCase.ownConflict,
+        byCase: { ...this.byCase },
+        byGuard: { ...this.byGuard },
+        casOwnWriteFound: this.casOwnWriteFound,
+        casIncrementedAgain: this.casIncrementedAgain,
+        lateAppliesUnmatched: this.lateAppliesUnmatched,
+        list: [...this.list],
+      },
+    };
+  }
+
+  private countDuplicate(op: number, extra: number): void {
+    this.duplicateOps++;
+    this.duplicateApplies += extra;
+    if (this.examples.length < MAX_EXAMPLES) this.examples.push(op);
+  }
+
+  /** counts and lists an ended write the first time it is ambiguous (a late apply may make it so) */
+  private classify(op: number, i: number): void {
+    const w = this.ended;
+    const applies = w.applies[i] as number;
+    const at = w.listed[i] as number;
+    if ((w.caseIx[i] as number) >= 0) {
+      // counted already (under its first case); a late apply updates the listing
+      if (at >= 0) this.list[at] = { ...(this.list[at] as AmbiguousWrite), applies };
+      return;
+    }
+    const outcome = w.outcome[i] as Outcome;
+    const c = classifyWrite(applies, outcome);
+    if (c === null) return;
+    w.caseIx[i] = AMBIGUOUS_CASES.indexOf(c);
+    const code = w.code[i] as number;
+    const guard = GUARDS[code & 3] as WriteGuard;
+    this.byCase[c]++;
+    this.byGuard[guard]++;
+    if (this.list.length < MAX_LISTED) {
+      w.listed[i] = this.list.length;
+      this.list.push({
+        op,
+        case: c,
+        kind: code & 4 ? 'delete' : 'put',
+        key: w.key[i] as string,
+        guard,
+        applies,
+        outcome,
+        attempts: w.attempts[i] as number,
+        t: w.t[i] as number,
+      });
     }
   }
 }

@@ -37,7 +37,7 @@ export class SimEngine {
   readonly client: ZarisClient;
   readonly workload: Workload;
   readonly seed: number;
-  /** duplicate applies (null when not tracked) */
+  /** the ambiguous-write audit: applies vs answers (null when not tracked) */
   readonly applies: ApplyTracker | null;
   private started = false;
 
@@ -64,6 +64,7 @@ export class SimEngine {
       ...(sink ? { sink } : {}),
     });
     this.workload = new Workload(scenario.workload, this.client, this.scheduler, root.stream(3));
+    if (applies) this.workload.onCasConflict = (op, own) => applies.onCasConflict(op, own);
   }
 
   /** schedules the faults, connects the client and starts the workload at t = 0 */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { attemptBudget } from '../client/config';
 import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
 import { runScenario } from './runScenario';
-import { loadScenario } from './scenario';
+import { clientConfigsOf, loadScenario } from './scenario';
 import { scenarioArb, toSchedule, type GeneratedScenario } from './testkit/faultSchedules';
 
 const RUNS = Number(process.env.ZARIS_PROPERTY_RUNS ?? '') || 300;
@@ -53,6 +53,24 @@ describe('generated schedules are valid scenarios', { timeout: 30_000 }, () => {
       }),
       { numRuns: 500, seed: SEED },
     );
+  });
+
+  it('the generator draws every workload and schedule shape: open-loop rates, zipf keys, configuration changes, pauses', () => {
+    const seen = { open: 0, closed: 0, both: 0, zipf: 0, changes: 0, pauses: 0, workloadChanges: 0 };
+    fc.assert(
+      fc.property(scenarioArb({ varyBudget: true }), (s) => {
+        const w = loadScenario(s, 'generated').workload;
+        if (w.ratePerSec > 0 && w.concurrency > 0) seen.both++;
+        else if (w.ratePerSec > 0) seen.open++;
+        else seen.closed++;
+        if (w.distribution === 'zipf') seen.zipf++;
+        if ((s.changes ?? []).length > 0) seen.changes++;
+        if ((s.changes ?? []).some((c) => c.paused !== undefined)) seen.pauses++;
+        if ((s.changes ?? []).some((c) => c.workload !== undefined)) seen.workloadChanges++;
+      }),
+      { numRuns: 300, seed: SEED },
+    );
+    for (const [shape, n] of Object.entries(seen)) expect(n, shape).toBeGreaterThan(30);
   });
 
   it('toSchedule tracks scaleOuts: a node added by a scaleOut can be targeted after it', () => {
@@ -105,7 +123,8 @@ describe('SPEC §11 invariants under random churn (bugs off)', () => {
           const watch = new BudgetWatch();
           const { summary } = runScenario(scenario, { sinks: [watch] });
           const check = summary.invariants.checks.find((c) => c.name === 'attemptBudgetKept');
-          const budget = attemptBudget(scenario.client);
+          // the largest budget any configuration of the run allows (a change may raise maxAttempts)
+          const budget = Math.max(...clientConfigsOf(scenario).map(attemptBudget));
           if (!check?.ok || watch.overBudget.length > 0 || summary.attempts.maxPerOp > budget) {
             throw new Error(
               `attempt budget ${budget} exceeded: maxPerOp ${summary.attempts.maxPerOp}, ops ${watch.overBudget.join(', ')}; check ${JSON.stringify(check)}\n${replayHint(s)}`,

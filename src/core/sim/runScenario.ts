@@ -11,6 +11,7 @@ import { InvariantChecker, type InvariantReport } from './invariants';
 import { bugsOnAtAnyTime, type ConfigChange, type Scenario } from './scenario';
 import type { WorkloadStats } from './workload';
 import type { FaultSpec } from '../cluster/faults';
+import { ApplyTracker, type WriteAuditReport } from './applyTracker';
 import type { ClientConfig } from '../client/config';
 import type { SimClock } from '../time/simClock';
 
@@ -65,7 +66,8 @@ export interface RunSummary {
   /** in-flight operations by where they wait, sampled at each second's end */
   readonly parked: { readonly attempt: readonly number[]; readonly refreshWait: readonly number[]; readonly backoff: readonly number[] };
   readonly workload: WorkloadStats;
-  readonly writes: { readonly duplicateApplies: number; readonly duplicateOps: number; readonly examples: readonly number[] };
+  /** the ambiguous-write audit: writes whose outcome the client could not know, with op ids */
+  readonly writes: WriteAuditReport;
   readonly faults: readonly FaultSpec[];
   /** the configuration schedule (present only when the scenario has one) */
   readonly changes?: readonly ConfigChange[];
@@ -78,6 +80,8 @@ export interface RunOptions {
   /** extra sinks (e.g. NDJSON output) */
   readonly sinks?: readonly TelemetrySink[];
   readonly onProgress?: (fraction: number) => void;
+  /** how many progress steps (default 100) */
+  readonly progressSlices?: number;
   /** the clock to run on (default: the engine's own virtual time) */
   readonly clock?: SimClock;
 }
@@ -102,7 +106,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunOu
   });
   current = () => engine.client.config;
   checker.watchCluster(engine.state);
-  engine.run(options.onProgress);
+  engine.run(options.onProgress, options.progressSlices);
   aggregator.finish(scenario.durationMs);
   checker.finishAvailability(engine.now);
   checker.checkFinalState(engine.state);
@@ -163,11 +167,7 @@ export function summarize(engine: SimEngine, agg: RunAggregator, invariants: Inv
       backoff: buckets.map((b) => b.parkedBackoff),
     },
     workload: { ...engine.workload.stats },
-    writes: {
-      duplicateApplies: applies?.duplicateApplies ?? 0,
-      duplicateOps: applies?.duplicateOps ?? 0,
-      examples: applies?.examples ?? [],
-    },
+    writes: (applies ?? new ApplyTracker()).report(),
     faults: sc.faults,
     ...(sc.changes.length > 0 ? { changes: sc.changes } : {}),
     cluster: { epoch: engine.state.epoch, nodes: engine.state.nodes.map((n) => ({ id: n.id, status: n.status })) },

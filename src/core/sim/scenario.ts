@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { BUG_TOGGLES, clientConfigInputSchema, bugTogglesSchema, mergeClientConfig, resolveClientConfig, type BugToggles, type ClientConfig } from '../client/config';
 import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, MAX_CLUSTER_NODES, type ClusterConfig } from '../cluster/clusterConfig';
 import { faultSpecSchema, type FaultSpec } from '../cluster/faults';
+import { findDuplicateKey } from '../jsonText';
 import { InputError, issuesOf, type InputIssue } from '../validation';
+import { zeroTimeProblem } from './progress';
 import { isIdleWorkload, mergeWorkload, resolveWorkload, workloadSchema, type WorkloadConfig } from './workloadConfig';
 
 /**
@@ -87,6 +89,9 @@ export const scenarioSchema = z
       ctx.addIssue({ code: 'custom', path: ['workload'], message: 'workload needs concurrency ≥ 1 or ratePerSec > 0' });
     }
     let workload = resolveWorkload(w ?? {});
+    const cluster = { ...DEFAULT_CLUSTER_CONFIG, ...Object.fromEntries(Object.entries(s.cluster ?? {}).filter(([, v]) => v !== undefined)) };
+    const stuck = zeroTimeProblem(cluster, workload);
+    if (stuck !== null) ctx.addIssue({ code: 'custom', path: ['cluster'], message: stuck });
     const changes = (s.changes ?? []).map((c, i) => ({ c, i })).sort((a, b) => a.c.atMs - b.c.atMs || a.i - b.i);
     for (const { c, i } of changes) {
       if (c.atMs > s.durationMs) {
@@ -97,6 +102,8 @@ export const scenarioSchema = z
       if (isIdleWorkload(workload)) {
         ctx.addIssue({ code: 'custom', path: ['changes', i, 'workload'], message: 'the workload would need concurrency ≥ 1 or ratePerSec > 0 (use "paused": true to stop it)' });
       }
+      const stuckLater = stuck === null ? zeroTimeProblem(cluster, workload) : null;
+      if (stuckLater !== null) ctx.addIssue({ code: 'custom', path: ['changes', i, 'workload'], message: stuckLater });
     }
   });
 
@@ -123,7 +130,7 @@ export interface Scenario {
  */
 export function loadScenario(input: unknown, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}): Scenario {
   const parsed = scenarioSchema.safeParse(input);
-  if (!parsed.success) throw new InputError(source, issuesOf(parsed.error));
+  if (!parsed.success) throw new InputError(source, issuesOf(parsed.error, '', scenarioSchema, input));
   const s = parsed.data;
   let client: ClientConfig;
   try {
@@ -162,14 +169,21 @@ export function bugsOnAtAnyTime(s: Scenario): BugToggles {
   return Object.fromEntries(BUG_TOGGLES.map((b) => [b, configs.some((c) => c.bugs[b])])) as unknown as BugToggles;
 }
 
-/** parses JSON text and loads it; a syntax error names the position */
+/**
+ * parses JSON text and loads it; a syntax error names the position. A UTF-8
+ * byte-order mark (some editors write one) is skipped; a key given twice in
+ * one object is refused (JSON.parse would silently keep the last).
+ */
 export function parseScenarioText(text: string, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}): Scenario {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(body);
   } catch (e) {
     throw new InputError(source, [{ path: '', message: `not valid JSON: ${(e as Error).message}` }]);
   }
+  const dup = findDuplicateKey(body);
+  if (dup !== null) throw new InputError(source, [{ path: dup.path, message: `the key "${dup.key}" appears twice in one object (line ${dup.line}); give each setting once` }]);
   return loadScenario(json, source, env);
 }
 

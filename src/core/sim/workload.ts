@@ -18,6 +18,8 @@ export interface WorkloadStats {
   casRereads: number;
   casSucceeded: number;
   casGaveUp: number;
+  /** CAS loops whose re-read after Conflict showed their own value: the lost-ack retry had applied it (done, not incremented twice) */
+  casOwnWriteFound: number;
   /** create-once answered Conflict: someone (maybe our own retried write) already created it */
   createOnceAlreadyDone: number;
   /** open loop: arrivals refused because the in-flight pool was full */
@@ -25,7 +27,7 @@ export interface WorkloadStats {
 }
 
 export class Workload {
-  readonly stats: WorkloadStats = { transactions: 0, casRereads: 0, casSucceeded: 0, casGaveUp: 0, createOnceAlreadyDone: 0, rejected: 0 };
+  readonly stats: WorkloadStats = { transactions: 0, casRereads: 0, casSucceeded: 0, casGaveUp: 0, casOwnWriteFound: 0, createOnceAlreadyDone: 0, rejected: 0 };
   private cfg!: WorkloadConfig;
   private keyNames: string[] = [];
   private zipfCdf: Float64Array | null = null;
@@ -44,6 +46,8 @@ export class Workload {
   private freeSlots: number[] = [];
   private slotBusy = new Uint8Array(0);
   private valueSeq = 0;
+  /** told, after a CAS loop's re-read, whether the Conflict of put `op` was its own earlier write (the ambiguous-write audit listens) */
+  onCasConflict: ((op: number, ownWriteFound: boolean) => void) | undefined;
 
   constructor(
     config: WorkloadConfig,
@@ -220,22 +224,43 @@ export class Workload {
     }
   }
 
-  /** read, then write with ifMatchVersion; on Conflict re-read and try again */
-  private cas(vu: number, key: string, rereads: number, done: () => void): void {
+  /**
+   * An increment as read-modify-write: read, then write the next count with
+   * ifMatchVersion (ifAbsent for a new key); on Conflict re-read and try
+   * again. Each value carries the count and the tags of its last
+   * {@link CAS_TAGS} writers (one unique tag per write), so after a Conflict
+   * the re-read tells "my own earlier attempt already applied it" (a lost
+   * acknowledgement, retried by the client) from "someone else won": seeing
+   * its own tag, the loop is done instead of incrementing twice. (If more
+   * writers followed than the value remembers, it increments again — the
+   * ambiguous-write audit reports exactly those.)
+   */
+  private cas(vu: number, key: string, rereads: number, done: () => void, after?: { readonly op: number; readonly mine: string }): void {
     this.client.execute({ kind: 'get', key, vu }, (read) => {
       if (read.status !== KvStatus.Ok && read.status !== KvStatus.NotFound) {
         done();
         return;
       }
+      if (after !== undefined) {
+        const own = read.status === KvStatus.Ok && hasCasTag(read.value, after.mine);
+        this.onCasConflict?.(after.op, own);
+        if (own) {
+          this.stats.casOwnWriteFound++;
+          this.stats.casSucceeded++;
+          done();
+          return;
+        }
+      }
       const cond = read.status === KvStatus.Ok ? { ifMatchVersion: read.version ?? 0 } : { ifAbsent: true };
-      const next = `${read.value ?? ''}+`.slice(-32);
+      const tag = this.value(vu);
+      const next = nextCasValue(read.value, tag);
       this.client.execute({ kind: 'put', key, value: next, cond, vu }, (write) => {
         if (write.status === KvStatus.Ok) {
           this.stats.casSucceeded++;
           done();
         } else if (write.status === KvStatus.Conflict && rereads < this.cfg.casMaxRereads && !this.stopped) {
           this.stats.casRereads++;
-          this.cas(vu, key, rereads + 1, done);
+          this.cas(vu, key, rereads + 1, done, { op: write.op, mine: tag });
         } else {
           if (write.status === KvStatus.Conflict) this.stats.casGaveUp++;
           done();
@@ -247,6 +272,53 @@ export class Workload {
   private value(vu: number): string {
     return `v${vu}.${++this.valueSeq}`;
   }
+}
+
+/** writer tags a CAS value remembers */
+export const CAS_TAGS = 8;
+
+/** the writer tags of a CAS value (`<count>:<tag>,<tag>,…`, newest first; none for a plain put's value) */
+export function casTags(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const colon = value.indexOf(':');
+  return colon > 0 ? value.slice(colon + 1).split(',') : [];
+}
+
+/** the CAS value after `value` written by `tag`: the count + 1, `tag` first, the older tags after it (string scans, no arrays: this runs on every CAS write) */
+export function nextCasValue(value: string | undefined, tag: string): string {
+  if (value === undefined) return `1:${tag}`;
+  const colon = value.indexOf(':');
+  if (colon <= 0) return `1:${tag}`;
+  // keep the first CAS_TAGS - 1 older tags
+  let end = colon;
+  for (let n = 0; n < CAS_TAGS - 1; n++) {
+    end = value.indexOf(',', end + 1);
+    if (end < 0) {
+      end = value.length;
+      break;
+    }
+  }
+  // the count: digits before the colon (parsed by hand — no substring, no Number())
+  let count = 0;
+  for (let i = 0; i < colon; i++) {
+    const d = value.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return `1:${tag}`;
+    count = count * 10 + d;
+  }
+  return `${count + 1}:${tag},${value.slice(colon + 1, end)}`;
+}
+
+/** `value` carries `tag` among its writer tags */
+export function hasCasTag(value: string | undefined, tag: string): boolean {
+  return value !== undefined && casTags(value).includes(tag);
+}
+
+/** the counter a CAS value carries (`<count>:<tags>`; 0 for none or a plain put's value) */
+export function casCount(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const colon = value.indexOf(':');
+  const n = colon > 0 ? Number(value.slice(0, colon)) : NaN;
+  return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
 /** cumulative zipf distribution over ranks 1..n */

@@ -56,7 +56,13 @@ export const workloadSchema = z
     keys: z.number().int('keys must be a whole number').min(1, 'keys must be ≥ 1').max(10_000_000, 'keys must be ≤ 10000000'),
     distribution: z.enum(['uniform', 'zipf'], { error: 'distribution must be "uniform" or "zipf"' }),
     zipfExponent: z.number().min(0, 'zipfExponent must be ≥ 0').max(5, 'zipfExponent must be ≤ 5'),
-    mix: z.strictObject({ get: weight, put: weight, delete: weight, cas: weight, createOnce: weight }).partial(),
+    // a given mix replaces the whole mix (omitted weights are 0), so all-zero would silently mean 100 % get
+    mix: z
+      .strictObject({ get: weight, put: weight, delete: weight, cas: weight, createOnce: weight })
+      .partial()
+      .refine((m) => Object.values(m).some((w) => w !== undefined && w > 0), {
+        message: 'mix weights are all 0 (or none given): at least one of get, put, delete, cas, createOnce must be > 0',
+      }),
     casMaxRereads: z.number().int('casMaxRereads must be a whole number').min(0, 'casMaxRereads must be ≥ 0').max(1000, 'casMaxRereads must be ≤ 1000'),
   })
   .partial();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng';
 import { EventHeap } from './eventHeap';
-import { VirtualScheduler } from './virtualScheduler';
+import { NoProgressError, VirtualScheduler } from './virtualScheduler';
 
 /** a scheduler plus a log of (label, time) of every callback that ran */
 function recorder() {
@@ -224,5 +224,29 @@ describe('EventHeap', () => {
     while (heap.length > 0) heap.pop()?.();
     expected.push(...ref.filter((e) => !e.cancelled).map((e) => e.seq));
     expect(popped).toEqual(expected);
+  });
+});
+
+describe('the same-instant guard', () => {
+  it('a livelock at one instant throws NoProgressError instead of spinning forever', () => {
+    const s = new VirtualScheduler({ maxTimersAtOneInstant: 1000 });
+    let n = 0;
+    const again = (): void => {
+      n++;
+      s.setTimer(0, again);
+    };
+    s.setTimer(5, again);
+    expect(() => s.advanceTo(10)).toThrow(NoProgressError);
+    expect(() => s.advanceTo(10)).toThrow(/stopped advancing at 5 ms/);
+    expect(n).toBeGreaterThan(1000);
+  });
+
+  it('bursts below the limit and timers at distinct times are fine', () => {
+    const s = new VirtualScheduler({ maxTimersAtOneInstant: 1000 });
+    let n = 0;
+    for (let i = 0; i < 1000; i++) s.setTimer(1, () => n++);
+    for (let i = 0; i < 5000; i++) s.setTimer(2 + i * 1e-3, () => n++);
+    s.advanceTo(100);
+    expect(n).toBe(6000);
   });
 });

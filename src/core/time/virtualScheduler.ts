@@ -11,6 +11,27 @@ export interface VirtualSchedulerOptions {
    * runs this engine and fake-timers with the same ticks to compare them.
    */
   readonly ticksPerMs?: number;
+  /** the same-instant guard's limit (default {@link MAX_TIMERS_AT_ONE_INSTANT}) */
+  readonly maxTimersAtOneInstant?: number;
+}
+
+/**
+ * Timers fired at one instant before a run is declared stuck: a livelock
+ * that never lets virtual time advance (e.g. operations that take 0 ms in a
+ * closed loop) would otherwise spin forever. Far above any real burst (the
+ * largest start-up burst is a few timers per virtual user).
+ */
+export const MAX_TIMERS_AT_ONE_INSTANT = 20_000_000;
+
+/** virtual time stopped advancing: {@link MAX_TIMERS_AT_ONE_INSTANT} timers fired at one instant */
+export class NoProgressError extends Error {
+  constructor(
+    readonly atMs: number,
+    limit = MAX_TIMERS_AT_ONE_INSTANT,
+  ) {
+    super(`virtual time stopped advancing at ${atMs} ms: more than ${limit} timers fired at that instant (operations that take 0 ms in a closed loop?)`);
+    this.name = 'NoProgressError';
+  }
 }
 
 /**
@@ -30,11 +51,18 @@ export class VirtualScheduler implements SimClock {
   private readonly heap = new EventHeap();
   /** number of timer callbacks run so far */
   fired = 0;
+  private readonly maxSameInstant: number;
+  /** the guard looks every `guardMask + 1` timers (a power of two, a quarter of the limit at most) */
+  private readonly guardMask: number;
 
   constructor(options: VirtualSchedulerOptions = {}) {
     const tpm = options.ticksPerMs ?? 0;
     if (!(tpm >= 0) || !Number.isFinite(tpm)) throw new Error(`ticksPerMs must be a finite number ≥ 0, got ${tpm}`);
     this.tpm = tpm;
+    this.maxSameInstant = options.maxTimersAtOneInstant ?? MAX_TIMERS_AT_ONE_INSTANT;
+    let every = 1;
+    while (every * 8 <= this.maxSameInstant && every < 1 << 20) every *= 2;
+    this.guardMask = every - 1;
   }
 
   now(): number {
@@ -88,12 +116,26 @@ export class VirtualScheduler implements SimClock {
     const heap = this.heap;
     const until = this.tpm !== 0 ? msToTicks(time, this.tpm) : time;
     const wasRunning = this.running;
+    const guardMask = this.guardMask;
+    let n = 0;
+    let guardKey = NaN;
+    let guardHits = 0;
     this.running = true;
     try {
       while (heap.length > 0) {
         const key = heap.peekTime();
         if (key > until) break;
-        this.setKey(key);
+        if (key !== this.key) this.setKey(key);
+        // the same-instant guard, at checkpoints (a register count per timer, not a field):
+        // the same key at checkpoints `guardEvery` timers apart means every timer between fired at that instant
+        if ((++n & guardMask) === 0) {
+          if (key === guardKey) {
+            if (++guardHits * (guardMask + 1) > this.maxSameInstant) throw new NoProgressError(this.t, this.maxSameInstant);
+          } else {
+            guardKey = key;
+            guardHits = 0;
+          }
+        }
         const fn = heap.pop();
         if (fn !== null) {
           this.fired++;

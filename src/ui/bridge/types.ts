@@ -7,6 +7,7 @@ import type { ClientConfig } from '../../core/client/config';
 import type { ClientView, ClusterView } from '../../core/cluster/views';
 import type { FaultCommand } from '../../core/cluster/faults';
 import type { Scenario } from '../../core/sim/scenario';
+import type { WriteAuditReport } from '../../core/sim/applyTracker';
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import type { EventBatch } from '../../core/telemetry/eventCodec';
 
@@ -20,6 +21,8 @@ export interface SessionListener {
   onError(message: string): void;
   /** the cluster's data (key → version held) for the final-state check of writes acknowledged up to `asOfMs` (live, on Pause) */
   onClusterVersions?(asOfMs: number, versions: ReadonlyMap<string, number>): void;
+  /** the engine's ambiguous-write audit (replay only: the engine knows every apply) */
+  onWriteAudit?(audit: WriteAuditReport): void;
 }
 
 /** What the UI can ask of a running playground session. */

@@ -3,6 +3,7 @@
  * component file and one line here.
  */
 import type { ComponentType } from 'react';
+import { AmbiguousWritesPanel } from './AmbiguousWritesPanel';
 import { ClusterPanel } from './ClusterPanel';
 import { EventLogPanel } from './EventLogPanel';
 import { InvariantsPanel } from './InvariantsPanel';
@@ -29,5 +30,6 @@ export const PANELS: readonly PanelDef[] = [
   { id: 'statuses', span: 1, Component: StatusesPanel },
   { id: 'cluster', span: 2, Component: ClusterPanel },
   { id: 'latency', span: 1, Component: LatencyPanel },
+  { id: 'ambiguousWrites', span: 3, Component: AmbiguousWritesPanel },
   { id: 'events', span: 3, Component: EventLogPanel },
 ];

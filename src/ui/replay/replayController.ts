@@ -175,6 +175,7 @@ export class ReplayController {
     if (f === null) return;
     this.pending = null;
     this.dashboard.getState().showFrame(f.snapshot, f.faults, f.clusterView, f.clientView);
+    this.dashboard.getState().setWriteAudit(f.writeAudit);
     this.ui.setState({ budget: f.budget, frameCursorMs: f.cursorMs });
     if (this.seekStartedAt !== null) this.ui.setState({ lastSeekMs: this.now() - this.seekStartedAt });
     this.seekStartedAt = null;

@@ -15,6 +15,7 @@
  * (seekIndex.test.ts checks it over random times and scenarios).
  * Framework-free: the replay worker runs it; tests run it in Node.
  */
+import type { WriteAuditReport } from '../../core/sim/applyTracker';
 import type { ClientConfig } from '../../core/client/config';
 import type { ClientView, ClusterView } from '../../core/cluster/views';
 import { sliceBatch, type EventTape } from '../../core/replay/eventTape';
@@ -50,6 +51,8 @@ export interface SeekFrame {
   readonly faults: readonly FaultMarker[];
   readonly clusterView: ClusterView | null;
   readonly clientView: ClientView | null;
+  /** the engine's ambiguous-write audit at the cursor (null: the run has none) */
+  readonly writeAudit: WriteAuditReport | null;
   readonly budget: BudgetAtCursor;
 }
 
@@ -256,6 +259,7 @@ export class SeekIndex {
       faults: seeker.faults,
       clusterView: this.views?.clusterAt(cursorMs) ?? null,
       clientView: this.views?.clientAt(cursorMs) ?? null,
+      writeAudit: this.views?.auditAt?.(cursorMs) ?? null,
       budget,
     };
   }

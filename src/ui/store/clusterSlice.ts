@@ -1,3 +1,4 @@
+import type { WriteAuditReport } from '../../core/sim/applyTracker';
 import type { ClusterView } from '../bridge/types';
 import type { FaultMarker } from './snapshot';
 import type { SliceCreator } from './storeTypes';
@@ -8,13 +9,18 @@ export interface ClusterSlice {
   cluster: ClusterView | null;
   /** faults from `fault` events, oldest first (bounded, replaced on change) */
   faultMarkers: readonly FaultMarker[];
+  /** the ambiguous-write audit (replay: the engine's ground truth of applies); null when the session has none (live) */
+  writeAudit: WriteAuditReport | null;
   setClusterView(view: ClusterView): void;
+  setWriteAudit(audit: WriteAuditReport | null): void;
   resetCluster(): void;
 }
 
 export const createClusterSlice: SliceCreator<ClusterSlice> = (set) => ({
   cluster: null,
   faultMarkers: [],
+  writeAudit: null,
   setClusterView: (view) => set({ cluster: view }),
-  resetCluster: () => set({ cluster: null, faultMarkers: [] }),
+  setWriteAudit: (audit) => set({ writeAudit: audit }),
+  resetCluster: () => set({ cluster: null, faultMarkers: [], writeAudit: null }),
 });

@@ -27,6 +27,7 @@ export function createStoreListener(store: DashboardStore): SessionListener {
   return {
     onBatch: (batch) => store.getState().ingestBatch(batch),
     onClusterView: (view) => store.getState().setClusterView(view),
+    onWriteAudit: (audit) => store.getState().setWriteAudit(audit),
     onClientView: (view) => store.getState().setClientView(view),
     onError: (message) => store.getState().reportSessionError(message),
     onClusterVersions: (asOfMs, versions) => store.getState().checkFinalData(asOfMs, versions),

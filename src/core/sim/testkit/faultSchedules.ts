@@ -1,7 +1,9 @@
 /**
  * fast-check generators of small random scenarios with random fault
  * schedules that pass scenario validation (every fault's node exists at its
- * time: scaleOuts are tracked). Pure, used only by property tests.
+ * time: scaleOuts are tracked), every workload shape (closed loop, open-loop
+ * Poisson rates with a pool, both; uniform or zipf keys) and configuration
+ * schedules (`changes`). Pure, used only by property tests.
  */
 import fc from 'fast-check';
 import { BUG_TOGGLES, type BugToggles } from '../../client/config';
@@ -40,13 +42,38 @@ export interface GeneratedScenario {
     readonly refreshWaitBudgetMs: number;
   };
   readonly bugs: Partial<BugToggles>;
-  readonly workload: {
-    readonly concurrency: number;
-    readonly thinkMs: number;
-    readonly keys: number;
-    readonly mix: { readonly get: number; readonly put: number; readonly delete: number; readonly cas: number; readonly createOnce: number };
-  };
+  readonly workload: GeneratedWorkload;
   readonly faults: readonly GeneratedFault[];
+  /** the configuration schedule (omitted when empty) */
+  readonly changes?: readonly GeneratedChange[];
+}
+
+export interface GeneratedMix {
+  readonly get: number;
+  readonly put: number;
+  readonly delete: number;
+  readonly cas: number;
+  readonly createOnce: number;
+}
+
+export interface GeneratedWorkload {
+  readonly concurrency: number;
+  readonly thinkMs: number;
+  /** open-loop arrivals per second (0: closed loop only) */
+  readonly ratePerSec: number;
+  readonly maxInFlight: number;
+  readonly keys: number;
+  readonly distribution: 'uniform' | 'zipf';
+  readonly zipfExponent: number;
+  readonly mix: GeneratedMix;
+}
+
+/** one entry of a generated configuration schedule */
+export interface GeneratedChange {
+  readonly atMs: number;
+  readonly client?: { readonly backoffMillis?: number; readonly operationTimeoutMs?: number | 'infinite'; readonly maxAttempts?: number };
+  readonly workload?: Partial<Pick<GeneratedWorkload, 'concurrency' | 'thinkMs' | 'ratePerSec' | 'distribution' | 'mix'>>;
+  readonly paused?: boolean;
 }
 
 interface RawFault {
@@ -113,19 +140,89 @@ export function toSchedule(raw: readonly RawFault[], nodes: number, durationMs: 
     });
 }
 
+const mixArb: fc.Arbitrary<GeneratedMix> = fc
+  .record({
+    get: fc.integer({ min: 0, max: 4 }),
+    put: fc.integer({ min: 0, max: 4 }),
+    delete: fc.integer({ min: 0, max: 2 }),
+    cas: fc.integer({ min: 0, max: 3 }),
+    createOnce: fc.integer({ min: 0, max: 3 }),
+  })
+  .map((m) => (m.get + m.put + m.delete + m.cas + m.createOnce === 0 ? { ...m, get: 1, put: 1 } : m));
+
+/** closed loop, open loop or both; the loads stay small enough for many schedules per test */
+const loopArb = fc.oneof(
+  fc.record({ concurrency: fc.integer({ min: 4, max: 16 }), ratePerSec: fc.constant(0) }),
+  fc.record({ concurrency: fc.constant(0), ratePerSec: fc.integer({ min: 200, max: 2500 }) }),
+  fc.record({ concurrency: fc.integer({ min: 1, max: 8 }), ratePerSec: fc.integer({ min: 100, max: 1500 }) }),
+);
+
+interface RawChange {
+  readonly at: number;
+  readonly what: 'client' | 'workload' | 'pause';
+  readonly backoffMillis: number;
+  readonly operationTimeoutMs: number | 'infinite';
+  readonly maxAttempts: number;
+  readonly loop: { readonly concurrency: number; readonly ratePerSec: number };
+  readonly thinkMs: number;
+  readonly zipf: boolean;
+  readonly mix: GeneratedMix | undefined;
+}
+
+const rawChange: fc.Arbitrary<RawChange> = fc.record({
+  at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+  what: fc.constantFrom('client' as const, 'workload' as const, 'pause' as const),
+  backoffMillis: fc.integer({ min: 0, max: 200 }),
+  operationTimeoutMs: fc.oneof(fc.constant<'infinite'>('infinite'), fc.integer({ min: 50, max: 3000 })),
+  maxAttempts: fc.integer({ min: 1, max: 5 }),
+  loop: loopArb,
+  thinkMs: fc.integer({ min: 4, max: 12 }),
+  zipf: fc.boolean(),
+  mix: fc.option(mixArb, { nil: undefined }),
+});
+
+/**
+ * Raw draws → a valid configuration schedule, in time order: client
+ * settings (the attempt budget only when it may vary), a new workload
+ * shape, or a pause that the next pause entry resumes.
+ */
+export function toChanges(raw: readonly RawChange[], durationMs: number, varyBudget: boolean): GeneratedChange[] {
+  let paused = false;
+  return raw
+    .map((c) => ({ ...c, atMs: Math.floor(c.at * durationMs) }))
+    .sort((a, b) => a.atMs - b.atMs)
+    .map((c): GeneratedChange => {
+      if (c.what === 'pause') {
+        paused = !paused;
+        return { atMs: c.atMs, paused };
+      }
+      if (c.what === 'client') {
+        return { atMs: c.atMs, client: { backoffMillis: c.backoffMillis, operationTimeoutMs: c.operationTimeoutMs, ...(varyBudget ? { maxAttempts: c.maxAttempts } : {}) } };
+      }
+      return {
+        atMs: c.atMs,
+        workload: { ...c.loop, thinkMs: c.thinkMs, distribution: c.zipf ? 'zipf' : 'uniform', ...(c.mix !== undefined ? { mix: c.mix } : {}) },
+      };
+    });
+}
+
 export interface ScenarioArbOptions {
   /** let the client configuration vary too (attempt budget, retries off) */
   readonly varyBudget?: boolean;
   /** bug toggles that may be switched on */
   readonly bugs?: readonly (keyof BugToggles)[];
   readonly maxFaults?: number;
+  /** at most this many configuration changes (default 3; 0 = none) */
+  readonly maxChanges?: number;
 }
 
 /**
  * Small clusters (2–4 nodes, 8–16 segments, 0–2 replicas below the node
- * count), a closed loop of 4–16 users over 50 keys, 2–4 s of virtual time,
- * a fast failure detector so failovers complete within the run, and up to
- * `maxFaults` random faults.
+ * count), a closed loop of 4–16 users and/or open-loop arrivals
+ * (100–2,500/s through a pool of 8–128), uniform or zipf keys over 50 keys,
+ * 2–4 s of virtual time, a fast failure detector so failovers complete
+ * within the run, up to `maxFaults` random faults and up to `maxChanges`
+ * configuration changes.
  */
 export function scenarioArb(options: ScenarioArbOptions = {}): fc.Arbitrary<GeneratedScenario> {
   const bugNames = options.bugs ?? [];
@@ -148,16 +245,14 @@ export function scenarioArb(options: ScenarioArbOptions = {}): fc.Arbitrary<Gene
       backoffMillis: fc.integer({ min: 0, max: 200 }),
       refreshWaitBudgetMs: fc.integer({ min: 0, max: 2000 }),
       bugsOn: fc.subarray([...bugNames]),
-      concurrency: fc.integer({ min: 4, max: 16 }),
+      loop: loopArb,
       thinkMs: fc.integer({ min: 4, max: 12 }),
-      mix: fc.record({
-        get: fc.integer({ min: 0, max: 4 }),
-        put: fc.integer({ min: 0, max: 4 }),
-        delete: fc.integer({ min: 0, max: 2 }),
-        cas: fc.integer({ min: 0, max: 3 }),
-        createOnce: fc.integer({ min: 0, max: 3 }),
-      }),
+      maxInFlight: fc.integer({ min: 8, max: 128 }),
+      zipf: fc.boolean(),
+      zipfExponent: fc.double({ min: 0.5, max: 1.5, noNaN: true }),
+      mix: mixArb,
       faults: fc.array(rawFault, { maxLength: options.maxFaults ?? 6 }),
+      changes: fc.array(rawChange, { maxLength: options.maxChanges ?? 3 }),
     })
     .map((r): GeneratedScenario => {
       const replicas = Math.min(r.replicas, r.nodes - 1);
@@ -185,12 +280,17 @@ export function scenarioArb(options: ScenarioArbOptions = {}): fc.Arbitrary<Gene
         },
         bugs,
         workload: {
-          concurrency: r.concurrency,
+          concurrency: r.loop.concurrency,
           thinkMs: r.thinkMs,
+          ratePerSec: r.loop.ratePerSec,
+          maxInFlight: r.maxInFlight,
           keys: 50,
-          mix: r.mix.get + r.mix.put + r.mix.delete + r.mix.cas + r.mix.createOnce === 0 ? { ...r.mix, get: 1, put: 1 } : r.mix,
+          distribution: r.zipf ? 'zipf' : 'uniform',
+          zipfExponent: r.zipfExponent,
+          mix: r.mix,
         },
         faults: toSchedule(r.faults, r.nodes, r.durationMs),
+        ...(r.changes.length > 0 ? { changes: toChanges(r.changes, r.durationMs, options.varyBudget === true) } : {}),
       };
     });
 }

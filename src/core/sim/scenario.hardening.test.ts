@@ -1,0 +1,90 @@
+/**
+ * Inputs that used to be accepted silently with another meaning, or
+ * answered with a weak message (issue 11's audit of bad inputs).
+ */
+import { describe, expect, it } from 'vitest';
+import { findDuplicateKey } from '../jsonText';
+import { InputError } from '../validation';
+import { loadScenario, parseScenarioText } from './scenario';
+
+const BASE = { name: 'h', seed: 1, durationMs: 1000 };
+
+function issues(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof InputError) return e.issues.map((i) => `${i.path}: ${i.message}`);
+    throw e;
+  }
+  throw new Error('accepted');
+}
+
+describe('duplicated keys and a byte-order mark', () => {
+  it.each([
+    ['{"a":1,"a":2}', { path: 'a', key: 'a', line: 1 }],
+    ['{"client":{"maxAttempts":2,\n"maxAttempts":5}}', { path: 'client.maxAttempts', key: 'maxAttempts', line: 2 }],
+    ['{"faults":[{"atMs":1},{"atMs":1,"node":0,"node":1}]}', { path: 'faults[1].node', key: 'node', line: 1 }],
+    ['{"a":"x\\"a","b":{"a":1},"c":[{"a":1},{"a":1}]}', null],
+    ['{"a\\u0062":1,"ab":2}', { path: 'ab', key: 'ab', line: 1 }],
+  ] as const)('findDuplicateKey(%s)', (text, expected) => {
+    expect(findDuplicateKey(text)).toEqual(expected);
+  });
+
+  it('a scenario with a key given twice is refused, naming the key and the line', () => {
+    const text = `{"name":"h","seed":1,"durationMs":1000,\n"workload":{"concurrency":4,"concurrency":8}}`;
+    expect(issues(() => parseScenarioText(text, 'f.json'))).toEqual(['workload.concurrency: the key "concurrency" appears twice in one object (line 2); give each setting once']);
+  });
+
+  it('a UTF-8 byte-order mark is skipped (not "Unexpected token")', () => {
+    expect(parseScenarioText(`\uFEFF${JSON.stringify(BASE)}`).name).toBe('h');
+  });
+});
+
+describe('numbers: the range is named', () => {
+  it('"3" as a string names the range and the fix', () => {
+    expect(issues(() => loadScenario({ ...BASE, cluster: { nodes: '3' }, client: { maxAttempts: '3' } }))).toEqual([
+      'cluster.nodes: must be a whole number in 1..32; got the string "3" (write the number without quotes)',
+      'client.maxAttempts: maxAttempts must be a whole number 1–1000; got the string "3" (write the number without quotes)',
+    ]);
+  });
+
+  it('a schema message without a range gets it', () => {
+    expect(issues(() => loadScenario({ ...BASE, seed: '1' }))).toEqual(['seed: seed must be a whole number (allowed: 0..2147483647); got the string "1" (write the number without quotes)']);
+  });
+
+  it('operationTimeoutMs: 1e300 gets one line with the range', () => {
+    expect(issues(() => loadScenario({ ...BASE, client: { operationTimeoutMs: 1e300 } }))).toEqual([
+      'client.operationTimeoutMs: operationTimeoutMs must be a whole number of ms in 0..86400000',
+    ]);
+  });
+
+  it.each(['ZARIS_REQUEST_TIMEOUT', 'ZARIS_CLIENT_MAP_REFRESH_WAIT_MS'])('a 400-digit %s is refused (not Infinity, printed as null)', (name) => {
+    const raw = `1${'0'.repeat(399)}`;
+    const [line] = issues(() => loadScenario(BASE, 'preset', { [name]: raw }));
+    expect(line).toMatch(new RegExp(`^${name}: .*86400`));
+    expect(line).toContain('(400 characters)');
+  });
+});
+
+describe('nothing accepted that changes meaning', () => {
+  it('all mix weights 0 (which used to run 100 % get) is refused, in the workload and in a change', () => {
+    expect(issues(() => loadScenario({ ...BASE, workload: { mix: { get: 0, put: 0 } } }))).toEqual([
+      'workload.mix: mix weights are all 0 (or none given): at least one of get, put, delete, cas, createOnce must be > 0',
+    ]);
+    expect(issues(() => loadScenario({ ...BASE, changes: [{ atMs: 10, workload: { mix: {} } }] }))[0]).toMatch(/^changes\[0\]\.workload\.mix: mix weights are all 0/);
+  });
+
+  it('a zero-time closed loop is refused; an open loop, a think time or any latency lets time advance', () => {
+    const zero = { latencyMs: 0, jitterMs: 0, getServiceMs: 0, writeServiceMs: 0, replicationMs: 0 };
+    expect(issues(() => loadScenario({ ...BASE, cluster: zero }))[0]).toMatch(/^cluster: every operation would take 0 ms/);
+    expect(loadScenario({ ...BASE, cluster: zero, workload: { ratePerSec: 100 } }).workload.concurrency).toBe(0);
+    expect(loadScenario({ ...BASE, cluster: zero, workload: { thinkMs: 1 } }).workload.thinkMs).toBe(1);
+    expect(loadScenario({ ...BASE, cluster: { ...zero, writeServiceMs: 0.01 } }).cluster.writeServiceMs).toBe(0.01);
+    // only gets drawn, and gets take no time: stuck again
+    expect(issues(() => loadScenario({ ...BASE, cluster: { ...zero, writeServiceMs: 0.01 }, workload: { mix: { get: 1 } } }))[0]).toMatch(/every operation would take 0 ms/);
+    // a change to a zero-time closed loop
+    expect(issues(() => loadScenario({ ...BASE, cluster: zero, workload: { ratePerSec: 100 }, changes: [{ atMs: 10, workload: { concurrency: 2, ratePerSec: 0 } }] }))[0]).toMatch(
+      /^changes\[0\]\.workload: every operation would take 0 ms/,
+    );
+  });
+});

@@ -1,0 +1,42 @@
+import { useMemo } from 'react';
+import { selectAuditView } from '../store/auditSelectors';
+import { useDashboard } from '../store/StoreContext';
+import { ChartFrame } from './chart/ChartFrame';
+
+const CAPTION =
+  'Writes whose outcome the client could not know: applied although the caller heard of a failure, applied twice, or a Conflict caused by the write’s own earlier attempt after a lost acknowledgement (retries are at-least-once). ifMatchVersion turns a repeated write into Conflict — re-read, and finding your own value means done; ifAbsent turns it into Conflict = “already done”; an unconditional put simply lands twice.';
+
+/** the ambiguous-write audit: the engine's applies held against the answers, with op ids */
+export function AmbiguousWritesPanel() {
+  const audit = useDashboard((s) => s.writeAudit);
+  const view = useMemo(() => selectAuditView(audit), [audit]);
+  return (
+    <ChartFrame
+      title="Ambiguous writes"
+      units="this run"
+      hint={CAPTION}
+      aside={view.state === 'some' ? <span className="badge expected">{view.total} ambiguous</span> : view.state === 'none' ? <span className="badge ok">none</span> : null}
+      empty={view.state === 'unknown'}
+      emptyText="Live nodes do not report applies: save the session and open it in Replay (the engine knows every apply)."
+    >
+      <ul className="invariants" aria-label="ambiguous writes">
+        <li className="inv">
+          <div className="inv-detail">
+            {view.audited.toLocaleString('en-US')} writes checked against their applies so far: {view.counts.map((c) => `${c.n} ${c.label}`).join(' · ')}
+          </div>
+        </li>
+        {view.rows.map((r) => (
+          <li key={r.op} className={`inv ${r.safeAsAnswered ? 'ok' : 'expected'}`}>
+            <div className="inv-head">
+              <code>op {r.op}</code>
+              <b>{r.label}</b>
+            </div>
+            <div className="inv-detail">{r.detail}</div>
+            <div className="inv-detail">{r.safe}</div>
+          </li>
+        ))}
+        {view.more > 0 ? <li className="inv-detail">… and {view.more} more (the CLI's --json lists up to 50: writes.ambiguous.list)</li> : null}
+      </ul>
+    </ChartFrame>
+  );
+}
