@@ -14,7 +14,19 @@ export function formatSummary(s: RunSummary): string {
   const lines: string[] = [];
   const c = s.client;
   const bugs = Object.entries(c.bugs).filter(([, on]) => on).map(([k]) => k);
-  lines.push(`Zaris Churn Lab — ${s.scenario} (seed ${s.seed}, ${s.durationMs / 1000} s virtual)`);
+  const real = s.engine;
+  lines.push(
+    real === undefined
+      ? `Zaris Churn Lab — ${s.scenario} (seed ${s.seed}, ${s.durationMs / 1000} s virtual)`
+      : `Zaris Churn Lab — ${s.scenario} (seed ${s.seed}, ${s.durationMs / 1000} s real time on Redis ${real.redisVersion}, ${real.client === 'zaris' ? 'Zaris client' : 'ioredis'})`,
+  );
+  if (real !== undefined) {
+    lines.push(
+      `engine: ${real.servers} redis-server(s), cluster-node-timeout ${real.nodeTimeoutMs} ms, ${real.waitReplicas > 0 ? `WAIT ${real.waitReplicas} before acknowledging writes` : 'asynchronous replication (no WAIT)'}; ` +
+        `prefill ${real.prefill.keys} keys at ${real.prefill.opsPerSec} ops/s`,
+    );
+    lines.push(`rate: ${real.rate.note}`);
+  }
   lines.push(
     `client${s.changes ? ' at the start' : ''}: maxAttempts ${c.maxAttempts}, backoff ${c.backoffMillis} ms, deadline ${c.operationTimeoutMs === null ? 'infinite' : `${c.operationTimeoutMs} ms`}, ` +
       `retries ${c.disableRetries ? 'disabled' : 'on'}, refresh wait ${c.refreshWaitBudgetMs} ms, bugs: ${bugs.length ? bugs.join(', ') : 'none'}`,
@@ -45,7 +57,20 @@ export function formatSummary(s: RunSummary): string {
   for (const [k, v] of Object.entries(s.ops.endReasons)) if (v > 0) lines.push(`  ${k.padEnd(22)} ${pad(v, 9)}`);
   lines.push('attempt outcomes:');
   for (const [k, v] of Object.entries(s.statuses)) if (v > 0) lines.push(`  ${k.padEnd(22)} ${pad(v, 9)}`);
-  lines.push(`writes applied twice (lost acks): ${s.writes.duplicateOps}; CAS re-reads: ${s.workload.casRereads}; create-once already done: ${s.workload.createOnceAlreadyDone}; rejected arrivals: ${s.workload.rejected}`);
+  if (real !== undefined) {
+    lines.push('real engine:');
+    lines.push(`  ASK redirections followed: ${real.asks}; map fetches served by the servers: ${Object.entries(real.serverCalls).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    for (const w of real.faultWindows) {
+      lines.push(
+        `  ${w.action} node ${w.node} at ${(w.atMs / 1000).toFixed(1)} s: repaired after ${w.repairedAfterMs === null ? '(not within the run)' : `${w.repairedAfterMs} ms`}; meanwhile ${w.okOpsPerSec} ok ops/s, ${w.failedOps} failed ops`,
+      );
+    }
+    lines.push(`  longest stall (< 10 % of the pre-fault rate): ${real.stallMs} ms`);
+    lines.push(`  lost acknowledged writes: ${real.lostAckedWrites.count}${real.lostAckedWrites.count > 0 ? ` (ops ${real.lostAckedWrites.ops.join(', ')})` : ''}`);
+    lines.push(`  client: ${Object.entries(real.clientNotes).map(([k, v]) => `${k} ${v}`).join('; ')}`);
+    lines.push(`  ${real.cleanup}`);
+  }
+  lines.push(`writes applied twice (lost acks): ${real !== undefined ? 'not observable on Redis' : s.writes.duplicateOps}; CAS re-reads: ${s.workload.casRereads}; create-once already done: ${s.workload.createOnceAlreadyDone}; rejected arrivals: ${s.workload.rejected}`);
   lines.push('');
   lines.push(`invariants: ${s.invariants.ok ? 'OK' : 'VIOLATED'}`);
   for (const ch of s.invariants.checks) {
