@@ -14,7 +14,8 @@
  * - refreshes = `refreshSlotsCache` calls (wrapped): one that finds a refresh
  *   running is `coalesced`, one that starts is `refresh.start` … `refresh.end`.
  * ioredis has no deadline and counts every redirection and error against one
- * budget (`maxRedirections`, default 16), which is what op.start's budget says.
+ * budget (`maxRedirections`, default 16: it gives up at the 17th error), so
+ * op.start's budget is maxRedirections + 1 attempts.
  */
 import { Cluster, type ClusterOptions } from 'ioredis';
 import type { OpRequest, OpResult } from '../../core/client/ZarisClient';
@@ -106,7 +107,9 @@ export function createIoredisEngineClient(o: IoredisClientOptions): EngineClient
       if (t !== undefined) {
         const node = o.directory.idOf(redis.options.port);
         if (t.asking) t.asking = false;
-        else {
+        else if (t.open && t.attemptNode === node) {
+          // the node connection's own offline queue flushing the same write: still the same attempt
+        } else {
           if (t.open) t.attempt++; // a resend without an error we saw (e.g. a retry ioredis queued)
           t.open = true;
           t.attemptStartedAt = now();
@@ -194,7 +197,8 @@ export function createIoredisEngineClient(o: IoredisClientOptions): EngineClient
       key: request.key,
       segment: t.segment,
       deadline: null,
-      budget: (o.clusterOptions?.maxRedirections ?? 16),
+      // ioredis gives up at the 17th error with maxRedirections 16: the first try plus 16 retries
+      budget: (o.clusterOptions?.maxRedirections ?? 16) + 1,
       ...(request.cond !== undefined ? { cond: request.cond } : {}),
       ...(request.vu !== undefined ? { vu: request.vu } : {}),
     });

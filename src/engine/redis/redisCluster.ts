@@ -5,6 +5,8 @@
  * replicas of master 0, of master 1, … . Also the admin side of the faults:
  * reading the topology, migrating slots, waiting for a sync, failing back.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { NodeId } from '../../core/domain/clusterMap';
 import { REDIS_SLOTS } from '../../core/domain/redisKeyspace';
 import { isFailed, isMaster, isMember, parseClusterNodes, slotsOf, type NodeLine } from './clusterNodes';
@@ -120,6 +122,19 @@ export class RedisCluster {
     return v;
   }
 
+  /** pipelined admin commands on node `id`; the first error reply is thrown */
+  async pipeline(id: NodeId, commands: readonly RespCommand[], timeoutMs = 10_000): Promise<RespValue[]> {
+    if (commands.length === 0) return [];
+    await this.call(id, ['PING']);
+    const conn = this.admin.get(id) as RedisConnection;
+    const replies = await new Promise<readonly RespValue[]>((resolve, reject) =>
+      conn.send(commands, timeoutMs, (err, r) => (err ? reject(new Error(`pipeline on node ${id}: ${err.code} (${err.detail ?? ''})`)) : resolve(r))),
+    );
+    const bad = replies.find((r) => r instanceof RespError);
+    if (bad instanceof RespError) throw new Error(`${commands[0]?.slice(0, 3).join(' ')}… on node ${id}: ${bad.message}`);
+    return [...replies];
+  }
+
   /** node `id`'s view (CLUSTER NODES) */
   async nodes(id: NodeId, timeoutMs = 2_000): Promise<NodeLine[]> {
     this.ownNodesCalls++;
@@ -212,13 +227,31 @@ export class RedisCluster {
     onPhase('restarted');
     await this.until(`node ${id} to sync as a replica`, 30_000, () => this.inSync(id), 100);
     onPhase('synced');
-    await this.call(id, ['CLUSTER', 'FAILOVER']);
-    await this.until(`node ${id} to serve slots again`, 15_000, async () => {
-      const lines = await this.nodes(id);
-      const me = lines.find((n) => n.flags.has('myself'));
-      return me !== undefined && isMaster(me) && me.slots.length > 0;
-    });
+    // A manual failover gives up after 5 s if the master does not pause in time (a loaded machine):
+    // ask again, up to three times, before reporting the node's own log.
+    for (let round = 1; ; round++) {
+      await this.call(id, ['CLUSTER', 'FAILOVER']);
+      try {
+        await this.until(`node ${id} to serve slots again`, 6_000, async () => {
+          const lines = await this.nodes(id);
+          const me = lines.find((n) => n.flags.has('myself'));
+          return me !== undefined && isMaster(me) && me.slots.length > 0;
+        });
+        break;
+      } catch (e) {
+        if (round >= 3) throw new Error(`${(e as Error).message}; node log: ${this.logTail(port, 6)}`);
+      }
+    }
     onPhase('promoted');
+  }
+
+  /** the last lines of a server's log (for error messages) */
+  logTail(port: number, lines: number): string {
+    try {
+      return readFileSync(join(this.servers.dir, String(port), 'redis.log'), 'utf8').trim().split('\n').slice(-lines).map((l) => l.replace(/^\d+:[A-Z] /, '')).join(' | ');
+    } catch {
+      return '(no log)';
+    }
   }
 
   /** starts node `id`, meets it, waits until every healthy node knows it */
@@ -232,7 +265,8 @@ export class RedisCluster {
         const line = this.lineOf(lines, id);
         if (line === undefined || !isMember(line)) return false;
       }
-      return true;
+      // it takes migrated keys only once it sees every slot covered (else MIGRATE answers CLUSTERDOWN)
+      return this.stateOk(id);
     });
   }
 
@@ -253,23 +287,27 @@ export class RedisCluster {
     };
     for (let i = 0; i < slots.length; i += batch) {
       const part = slots.slice(i, i + batch);
-      for (const { slot, from } of part) {
-        await this.call(to, ['CLUSTER', 'SETSLOT', slot, 'IMPORTING', await idOf(from)]);
-        await this.call(from, ['CLUSTER', 'SETSLOT', slot, 'MIGRATING', toId]);
-      }
-      for (const { slot, from } of part) {
+      const sources = [...new Set(part.map((p) => p.from))];
+      // One pipeline per node and step: thousands of slots move in seconds, not minutes.
+      await this.pipeline(to, await Promise.all(part.map(async ({ slot, from }) => ['CLUSTER', 'SETSLOT', slot, 'IMPORTING', await idOf(from)])));
+      for (const from of sources) {
+        const mine = part.filter((p) => p.from === from);
+        await this.pipeline(from, mine.map(({ slot }) => ['CLUSTER', 'SETSLOT', slot, 'MIGRATING', toId]));
         for (;;) {
-          const keys = (await this.call(from, ['CLUSTER', 'GETKEYSINSLOT', slot, 100])) as string[];
-          if (keys.length === 0) break;
-          await this.call(from, ['MIGRATE', '127.0.0.1', toPort, '', 0, 5_000, 'REPLACE', 'KEYS', ...keys], 10_000);
+          const keyLists = (await this.pipeline(from, mine.map(({ slot }) => ['CLUSTER', 'GETKEYSINSLOT', slot, 1000]))) as string[][];
+          const withKeys = keyLists.filter((keys) => keys.length > 0);
+          if (withKeys.length === 0) break;
+          // MIGRATE … KEYS takes the keys of one slot at a time in cluster mode
+          await this.pipeline(from, withKeys.map((keys) => ['MIGRATE', '127.0.0.1', toPort, '', 0, 5_000, 'REPLACE', 'KEYS', ...keys]), 20_000);
         }
       }
       await sleep(holdMs);
       const masters = await this.masterIds();
-      for (const { slot, from } of part) {
-        await this.call(to, ['CLUSTER', 'SETSLOT', slot, 'NODE', toId]);
-        await this.call(from, ['CLUSTER', 'SETSLOT', slot, 'NODE', toId]);
-        for (const m of masters) if (m !== to && m !== from) await this.call(m, ['CLUSTER', 'SETSLOT', slot, 'NODE', toId]).catch(() => undefined);
+      await this.pipeline(to, part.map(({ slot }) => ['CLUSTER', 'SETSLOT', slot, 'NODE', toId]));
+      for (const from of sources) await this.pipeline(from, part.filter((p) => p.from === from).map(({ slot }) => ['CLUSTER', 'SETSLOT', slot, 'NODE', toId]));
+      for (const m of masters) {
+        if (m === to || sources.includes(m)) continue;
+        await this.pipeline(m, part.map(({ slot }) => ['CLUSTER', 'SETSLOT', slot, 'NODE', toId])).catch(() => undefined);
       }
       onBatch(part.map((p) => p.slot));
     }
