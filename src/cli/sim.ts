@@ -72,7 +72,7 @@ function parseArgs(argv: readonly string[]): Args {
   if (args.target === '') throw new UsageError('no scenario given');
   if (args.engine !== 'redis') {
     const used = REAL_ARG_NAMES.filter((n) => args.real[n.key] !== undefined).map((n) => n.flag);
-    if (used.length > 0) throw new UsageError(`${used.join(', ')} need --engine redis`);
+    if (used.length > 0) throw new UsageError(`${used.join(', ')} need${used.length === 1 ? 's' : ''} --engine redis`);
   }
   return args;
 }

@@ -121,7 +121,7 @@ export class RedisEngine {
       nodeTimeoutMs: Math.max(100, Math.round(scenario.cluster.failureTimeoutMs)),
       ...(options.basePort !== undefined ? { basePort: options.basePort } : {}),
     });
-    log(`cluster up: ${scenario.cluster.nodes} masters × ${scenario.cluster.replicas} replica(s) on ports ${cluster.directory.ids().map((i) => cluster.directory.portOf(i)).join(', ')} (${Date.now() - t0} ms)`);
+    log(`cluster up: ${scenario.cluster.nodes} masters × ${scenario.cluster.replicas} replica(s) on ports ${cluster.directory.ids().map((i) => cluster.directory.portOf(i)).join(', ')} (${Date.now() - t0} ms), data in ${cluster.servers.dir}`);
     const engine = new RedisEngine(scenario, cluster, options);
     try {
       await engine.begin(log);
