@@ -1,7 +1,9 @@
 /**
- * `npm run sim -- <scenario.json | preset> [--seed N] [--json] [--events FILE] [--strict]`
+ * `npm run sim -- <scenario.json | preset> [--seed N] [--json] [--events FILE] [--strict]
+ *   [--engine sim|redis] [--client zaris|ioredis] [--wait-replicas N] [--rate N] [--base-port N]`
  *
- * Runs a scenario headless in deterministic virtual time and prints a
+ * Runs a scenario headless in deterministic virtual time (or, with
+ * `--engine redis`, for real on a local Redis Cluster) and prints a
  * summary (a table, or JSON with --json). Exit codes: 0 completed, 2 bad
  * input, 3 an invariant failed unexpectedly (with --strict).
  */
@@ -12,6 +14,7 @@ import { loadScenario, parseScenarioText, type Scenario } from '../core/sim/scen
 import { runScenario } from '../core/sim/runScenario';
 import { NdjsonSink } from '../core/telemetry/ndjson';
 import { formatSummary } from './summaryTable';
+import { REAL_ARG_NAMES, runOnRedis, type RealArgs } from './realRun';
 
 interface Args {
   target: string;
@@ -19,16 +22,23 @@ interface Args {
   json: boolean;
   events?: string;
   strict: boolean;
+  engine: 'sim' | 'redis';
+  real: RealArgs;
 }
 
 const USAGE = `usage: npm run sim -- <scenario.json | preset> [--seed N] [--json] [--events FILE] [--strict]
+       [--engine sim|redis] [--client zaris|ioredis] [--wait-replicas N] [--rate OPS_PER_S] [--base-port PORT]
 presets: ${PRESET_IDS.join(', ')}
 environment: ZARIS_REQUEST_TIMEOUT (60 | 250ms | 2s | 1m | infinite), ZARIS_DISABLE_RETRIES=true, ZARIS_CLIENT_MAP_REFRESH_WAIT_MS=15000`;
 
 class UsageError extends Error {}
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { target: '', json: false, strict: false };
+  const args: Args = { target: '', json: false, strict: false, engine: 'sim', real: {} };
+  const whole = (name: string, v: string, min: number, max: number): number => {
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`${name} must be a whole number in ${min}..${max}, got "${v}"`);
+    return Number(v);
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
@@ -39,6 +49,17 @@ function parseArgs(argv: readonly string[]): Args {
     if (a === '--json') args.json = true;
     else if (a === '--strict') args.strict = true;
     else if (a === '--events') args.events = value();
+    else if (a === '--engine') {
+      const v = value();
+      if (v !== 'sim' && v !== 'redis') throw new UsageError(`--engine must be one of sim, redis, got "${v}"`);
+      args.engine = v;
+    } else if (a === '--client') {
+      const v = value();
+      if (v !== 'zaris' && v !== 'ioredis') throw new UsageError(`--client must be one of zaris, ioredis, got "${v}"`);
+      args.real.client = v;
+    } else if (a === '--wait-replicas') args.real.waitReplicas = whole(a, value(), 0, 8);
+    else if (a === '--rate') args.real.rate = whole(a, value(), 1, 1_000_000);
+    else if (a === '--base-port') args.real.basePort = whole(a, value(), 1024, 55_000);
     else if (a === '--seed') {
       const v = value();
       if (!/^\d+$/.test(v) || Number(v) > 2 ** 31 - 1) throw new UsageError(`--seed must be a whole number in 0..2147483647, got "${v}"`);
@@ -49,6 +70,10 @@ function parseArgs(argv: readonly string[]): Args {
     else throw new UsageError(`unexpected argument "${a}" (one scenario at a time)`);
   }
   if (args.target === '') throw new UsageError('no scenario given');
+  if (args.engine !== 'redis') {
+    const used = REAL_ARG_NAMES.filter((n) => args.real[n.key] !== undefined).map((n) => n.flag);
+    if (used.length > 0) throw new UsageError(`${used.join(', ')} need${used.length === 1 ? 's' : ''} --engine redis`);
+  }
   return args;
 }
 
@@ -73,7 +98,7 @@ function progressBar(): ((f: number) => void) | undefined {
   };
 }
 
-function main(): number {
+async function main(): Promise<number> {
   let args: Args;
   try {
     args = parseArgs(process.argv.slice(2));
@@ -106,6 +131,20 @@ function main(): number {
     const out = fd;
     sink = new NdjsonSink((chunk) => writeSync(out, chunk));
   }
+  if (args.engine === 'redis') {
+    const out = await runOnRedis(scenario, args.real, sink);
+    if (sink !== null && fd !== null) {
+      sink.flush();
+      closeSync(fd);
+    }
+    if (out.summary === null) return 2;
+    process.stdout.write(args.json ? `${JSON.stringify(out.summary, null, 2)}\n` : formatSummary(out.summary));
+    if (args.strict && !out.summary.invariants.ok) {
+      process.stderr.write('error: invariant violated (--strict)\n');
+      return 3;
+    }
+    return 0;
+  }
   const onProgress = progressBar();
   const { summary } = runScenario(scenario, {
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
@@ -124,4 +163,12 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -11,6 +11,12 @@ import type { Rng } from '../rng';
 import type { Scheduler } from '../time/scheduler';
 import { MIX_KINDS, type MixKind, type WorkloadConfig } from './workloadConfig';
 
+/**
+ * What the workload drives: anything that runs one operation to its end
+ * (the Zaris client, or an adapter around another client such as ioredis).
+ */
+export type OpExecutor = Pick<ZarisClient, 'execute'>;
+
 /** Application-level counters (transport retries are counted by the client's events). */
 export interface WorkloadStats {
   transactions: number;
@@ -47,7 +53,7 @@ export class Workload {
 
   constructor(
     config: WorkloadConfig,
-    private readonly client: ZarisClient,
+    private readonly client: OpExecutor,
     private readonly scheduler: Scheduler,
     private readonly rng: Rng,
   ) {

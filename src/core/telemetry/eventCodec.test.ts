@@ -22,6 +22,8 @@ function churnEvents(): ZarisEvent[] {
     ],
   });
   new SimEngine(scenario, { sinks: [{ emit: (e) => events.push(e) }] }).run();
+  // only the real engine emits these (a Redis ASK followed inside an attempt)
+  events.push({ t: 6000.5, type: 'attempt.ask', op: 7, node: 0, to: 3, segment: 12182 });
   return events;
 }
 
