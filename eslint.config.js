@@ -88,11 +88,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.worker },
   },
   {
-<<<<<<< HEAD
-    files: ['src/cli/**/*.ts', 'src/server/**/*.ts', 'bench/**/*.{ts,mjs}', 'e2e/**/*.ts', '*.config.{js,ts}', 'scripts/**/*.{js,ts,mjs}'],
-=======
-    files: ['src/cli/**/*.ts', 'src/engine/**/*.{ts,mjs}', 'bench/**/*.{ts,mjs}', 'e2e/**/*.ts', '*.config.{js,ts}', 'scripts/**/*.{js,ts,mjs}'],
->>>>>>> h12redis
+    files: ['src/cli/**/*.ts', 'src/server/**/*.ts', 'src/engine/**/*.{ts,mjs}', 'bench/**/*.{ts,mjs}', 'e2e/**/*.ts', '*.config.{js,ts}', 'scripts/**/*.{js,ts,mjs}'],
     languageOptions: { globals: globals.node },
   },
 );
