@@ -4,6 +4,7 @@
  * the workload uses and emit the same event stream.
  */
 import type { ClientConfig } from '../../core/client/config';
+import type { ClusterMap } from '../../core/domain/clusterMap';
 import { ZarisClient } from '../../core/client/ZarisClient';
 import { REDIS_KEYSPACE } from '../../core/domain/redisKeyspace';
 import type { TelemetrySink } from '../../core/telemetry/events';
@@ -26,6 +27,8 @@ export interface EngineClient extends OpExecutor {
   configure?(config: ClientConfig): void;
   /** the client's own counters for the summary */
   notes(): Record<string, number | string>;
+  /** the client's cached map (slot → master), for the dashboard's cluster view (the Zaris client only) */
+  map?(): ClusterMap;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,7 @@ export function createZarisEngineClient(o: EngineClientOptions): EngineClient {
     },
     configure: (config) => client.configure(config),
     notes: () => ({ asksFollowed: transport.asks, mapEpoch: client.map.epoch }),
+    map: () => client.map,
     async close() {
       transport.close();
       deadlines.clear();

@@ -16,7 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { mergeClientConfig } from '../../core/client/config';
 import type { FaultCommand } from '../../core/cluster/faults';
-import type { NodeId } from '../../core/domain/clusterMap';
+import type { ClusterMap, NodeId } from '../../core/domain/clusterMap';
 import { redisSlot } from '../../core/domain/redisKeyspace';
 import { KvStatus } from '../../core/domain/status';
 import { Rng } from '../../core/rng';
@@ -290,6 +290,11 @@ export class RedisEngine {
 
   resume(): void {
     this.workload.resume();
+  }
+
+  /** the client's cached map now (null before the run or with ioredis), for the dashboard's bridge */
+  clientMap(): ClusterMap | null {
+    return this.client?.map?.() ?? null;
   }
 
   /** ms since the workload started */

@@ -5,7 +5,7 @@ import type { FaultAction } from '../../core/telemetry/events';
 import { selectFaultTargets } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { FAULT_STYLE } from '../theme/statusColors';
-import { useSessionActions } from './ControlsContext';
+import { useControls, useSessionActions } from './ControlsContext';
 import { FormErrors } from './Field';
 
 /** default strength of the timed faults */
@@ -17,6 +17,7 @@ export function FaultControls() {
   const cluster = useDashboard((s) => s.cluster);
   const issues = useDashboard((s) => s.formErrors.fault);
   const actions = useSessionActions();
+  const unsupported = useControls().unsupportedFaults ?? {};
   const targets = selectFaultTargets(cluster);
   const [picked, setPicked] = useState<number | null>(null);
   // the chosen node, else the first live one
@@ -51,8 +52,8 @@ export function FaultControls() {
           className="btn fault"
           style={{ borderColor: FAULT_STYLE[b.action].color }}
           onClick={b.cmd}
-          disabled={b.disabled}
-          title={`${FAULT_HELP[b.action]}${b.action === 'slow' ? ` (×${SLOW.factor} for ${SLOW.durationMs / 1000} s)` : b.action === 'lostAck' ? ` (p = ${LOST_ACK.probability} for ${LOST_ACK.durationMs / 1000} s)` : ''}`}
+          disabled={b.disabled || unsupported[b.action] !== undefined}
+          title={unsupported[b.action] ?? `${FAULT_HELP[b.action]}${b.action === 'slow' ? ` (×${SLOW.factor} for ${SLOW.durationMs / 1000} s)` : b.action === 'lostAck' ? ` (p = ${LOST_ACK.probability} for ${LOST_ACK.durationMs / 1000} s)` : ''}`}
         >
           <span className="dot" style={{ background: FAULT_STYLE[b.action].color }} aria-hidden="true" />
           {FAULT_STYLE[b.action].label}
