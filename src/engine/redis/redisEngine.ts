@@ -35,7 +35,7 @@ import { createZarisEngineClient, type EngineClient, type EngineClientKind } fro
 import { createIoredisEngineClient } from './ioredisClient';
 import { checkRealFaults, REAL_FAULTS, type FaultContext } from './realFaults';
 import { RedisCluster } from './redisCluster';
-import { EngineInputError } from './redisServers';
+import { EngineInputError, within } from './redisServers';
 import { RunClock } from './runClock';
 
 export interface RedisEngineOptions {
@@ -321,7 +321,7 @@ export class RedisEngine {
       this.monitor.stop();
       const durationMs = this.reachedEnd ? this.scenario.durationMs : Math.min(this.scenario.durationMs, Math.max(1, Math.round(endedAt)));
       this.aggregator.finish(durationMs);
-      await Promise.race([this.faultChain, new Promise((r) => setTimeout(r, 20_000))]);
+      await within(this.faultChain, 20_000);
       await this.monitor.pollStats();
       const serverCalls = { ...this.monitor.served, 'cluster|nodes by the engine itself': this.cluster.ownNodesCalls };
       const notes = this.client.notes();
