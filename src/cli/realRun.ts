@@ -28,7 +28,7 @@ export const REAL_ARG_NAMES: readonly { key: keyof RealArgs; flag: string }[] = 
 export async function runOnRedis(scenario: Scenario, args: RealArgs, sink: TelemetrySink | null): Promise<{ summary: RunSummary | null }> {
   const log = (line: string): void => void process.stderr.write(`[redis] ${line}\n`);
   try {
-    validateForRedis(scenario, args.waitReplicas ?? 0);
+    validateForRedis(scenario, args.waitReplicas ?? 0, args.client ?? 'zaris');
     const engine = await RedisEngine.start(scenario, {
       ...(args.client !== undefined ? { client: args.client } : {}),
       ...(args.waitReplicas !== undefined ? { waitReplicas: args.waitReplicas } : {}),

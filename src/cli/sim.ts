@@ -77,16 +77,16 @@ function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
-function load(target: string, env: NodeJS.ProcessEnv): Scenario {
+function load(target: string, env: NodeJS.ProcessEnv, engine: 'sim' | 'redis'): Scenario {
   const preset = findPreset(target);
-  if (preset !== undefined) return loadScenario(preset.input, `preset ${target}`, env);
+  if (preset !== undefined) return loadScenario(preset.input, `preset ${target}`, env, engine);
   let text: string;
   try {
     text = readFileSync(target, 'utf8');
   } catch {
     throw new InputError(target, [{ path: '', message: `no such preset or readable file (presets: ${PRESET_IDS.join(', ')})` }]);
   }
-  return parseScenarioText(text, target, env);
+  return parseScenarioText(text, target, env, engine);
 }
 
 function progressBar(): ((f: number) => void) | undefined {
@@ -111,7 +111,7 @@ async function main(): Promise<number> {
   }
   let scenario: Scenario;
   try {
-    scenario = load(args.target, process.env);
+    scenario = load(args.target, process.env, args.engine);
   } catch (e) {
     if (e instanceof InputError) {
       process.stderr.write(`error: invalid ${e.source}:\n${e.issues.map((i) => `  - ${i.path || '(file)'}: ${i.message}`).join('\n')}\n`);

@@ -23,8 +23,21 @@ export const configChangeSchema = z
   });
 export type ConfigChange = z.output<typeof configChangeSchema>;
 
+/**
+ * Which engine a scenario is checked for: the simulation's nodes are its
+ * members (`cluster.nodes`); a real Redis Cluster also runs
+ * `cluster.nodes × cluster.replicas` replica processes (ids after the
+ * masters), which faults may target.
+ */
+export type ScenarioEngine = 'sim' | 'redis';
+
+const initialNodes = (engine: ScenarioEngine, nodes: number, replicas: number): number => (engine === 'redis' ? nodes * (1 + replicas) : nodes);
+
 /** A scenario file (SPEC §10), validated; unknown fields are errors. */
-export const scenarioSchema = z
+export const scenarioSchema = makeScenarioSchema('sim');
+
+function makeScenarioSchema(engine: ScenarioEngine) {
+  return z
   .strictObject({
     name: z.string({ error: 'name must be a string' }).min(1, 'name must not be empty').max(200, 'name must be ≤ 200 characters'),
     description: z.string().max(2000, 'description must be ≤ 2000 characters').optional(),
@@ -38,7 +51,7 @@ export const scenarioSchema = z
     changes: z.array(configChangeSchema, { error: 'changes must be a list of { atMs, client?, workload?, paused? }' }).max(10_000, 'at most 10000 changes').optional(),
   })
   .superRefine((s, ctx) => {
-    let members = s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes;
+    let members = initialNodes(engine, s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes, s.cluster?.replicas ?? DEFAULT_CLUSTER_CONFIG.replicas);
     const ordered = (s.faults ?? []).map((f, i) => ({ f, i })).sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i);
     for (const { f, i } of ordered) {
       if (f.atMs > s.durationMs) {
@@ -79,6 +92,8 @@ export const scenarioSchema = z
       }
     }
   });
+}
+const redisScenarioSchema = makeScenarioSchema('redis');
 
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 
@@ -101,8 +116,8 @@ export interface Scenario {
  * are resolved through the one config resolver, so the SPEC §7 environment
  * names override the file. Throws an {@link InputError} naming every bad field.
  */
-export function loadScenario(input: unknown, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}): Scenario {
-  const parsed = scenarioSchema.safeParse(input);
+export function loadScenario(input: unknown, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}, engine: ScenarioEngine = 'sim'): Scenario {
+  const parsed = (engine === 'redis' ? redisScenarioSchema : scenarioSchema).safeParse(input);
   if (!parsed.success) throw new InputError(source, issuesOf(parsed.error));
   const s = parsed.data;
   let client: ClientConfig;
@@ -143,14 +158,14 @@ export function bugsOnAtAnyTime(s: Scenario): BugToggles {
 }
 
 /** parses JSON text and loads it; a syntax error names the position */
-export function parseScenarioText(text: string, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}): Scenario {
+export function parseScenarioText(text: string, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}, engine: ScenarioEngine = 'sim'): Scenario {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
     throw new InputError(source, [{ path: '', message: `not valid JSON: ${(e as Error).message}` }]);
   }
-  return loadScenario(json, source, env);
+  return loadScenario(json, source, env, engine);
 }
 
 /** back to the file format (for "save as scenario" and the URL) */

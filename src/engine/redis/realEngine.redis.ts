@@ -108,6 +108,21 @@ describe('real engine: failover by kill -9', () => {
   });
 });
 
+describe('real engine: lost acknowledged writes are reported, not hidden', () => {
+  it('a master without replicas is killed: its acknowledged writes are gone, named by op id; --strict exits 3', async () => {
+    const file = scenarioFile('lone-master', { durationMs: 5000, cluster: { ...cluster, replicas: 0 }, workload, faults: [{ atMs: 2000, action: 'failover', node: 1 }] });
+    const r = await sim([file, '--engine', 'redis', '--json', '--strict']);
+    expect(r.code, r.stderr).toBe(3);
+    const s = json(r);
+    const lost = s.invariants.checks.find((c) => c.name === 'noLostAckedWrites');
+    expect(lost?.ok).toBe(false);
+    expect(s.engine?.lostAckedWrites.count).toBeGreaterThan(0);
+    expect(s.engine?.lostAckedWrites.ops.length).toBeGreaterThan(0);
+    expect(lost?.detail).toMatch(/key\(s\) lost an acknowledged version/);
+    expect(serversOf(r.ports)).toEqual([]);
+  });
+});
+
 describe('real engine: scale-out and failback', () => {
   it('a scale-out migrates slots with MIGRATE: ASK is followed inside attempts, MOVED afterwards', async () => {
     const file = scenarioFile('scale-out', {

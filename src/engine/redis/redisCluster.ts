@@ -239,7 +239,7 @@ export class RedisCluster {
         });
         break;
       } catch (e) {
-        if (round >= 3) throw new Error(`${(e as Error).message}; node log: ${this.logTail(port, 6)}`);
+        if (round >= 3) throw new Error(`${(e as Error).message}; node log: ${this.logTail(port, 6)}`, { cause: e });
       }
     }
     onPhase('promoted');

@@ -35,7 +35,7 @@ import { createZarisEngineClient, type EngineClient, type EngineClientKind } fro
 import { createIoredisEngineClient } from './ioredisClient';
 import { checkRealFaults, REAL_FAULTS, type FaultContext } from './realFaults';
 import { RedisCluster } from './redisCluster';
-import { EngineInputError } from './redisServers';
+import { EngineInputError, within } from './redisServers';
 import { RunClock } from './runClock';
 
 export interface RedisEngineOptions {
@@ -64,8 +64,11 @@ const HEADROOM = 0.6;
 const BUCKET_MS = 100;
 
 /** refuses what the Redis engine cannot do, before anything starts */
-export function validateForRedis(scenario: Scenario, waitReplicas: number): void {
+export function validateForRedis(scenario: Scenario, waitReplicas: number, client: EngineClientKind = 'zaris'): void {
   checkRealFaults(scenario.faults);
+  if (waitReplicas > 0 && client !== 'zaris') {
+    throw new EngineInputError(`--wait-replicas works with --client zaris only (ioredis's Cluster API has no per-write WAIT on the key's node)`);
+  }
   if (waitReplicas > scenario.cluster.replicas) {
     throw new EngineInputError(`--wait-replicas ${waitReplicas} is more than cluster.replicas ${scenario.cluster.replicas} (allowed: 0..${scenario.cluster.replicas})`);
   }
@@ -112,7 +115,7 @@ export class RedisEngine {
   /** builds the cluster, prefills, starts the workload and the fault schedule at t = 0 */
   static async start(scenario: Scenario, options: RedisEngineOptions = {}): Promise<RedisEngine> {
     const waitReplicas = options.waitReplicas ?? 0;
-    validateForRedis(scenario, waitReplicas);
+    validateForRedis(scenario, waitReplicas, options.client ?? 'zaris');
     const log = options.log ?? (() => {});
     const t0 = Date.now();
     const cluster = await RedisCluster.create({
@@ -326,7 +329,7 @@ export class RedisEngine {
       this.monitor.stop();
       const durationMs = this.reachedEnd ? this.scenario.durationMs : Math.min(this.scenario.durationMs, Math.max(1, Math.round(endedAt)));
       this.aggregator.finish(durationMs);
-      await Promise.race([this.faultChain, new Promise((r) => setTimeout(r, 20_000))]);
+      await within(this.faultChain, 20_000);
       await this.monitor.pollStats();
       const serverCalls = { ...this.monitor.served, 'cluster|nodes by the engine itself': this.cluster.ownNodesCalls };
       const notes = this.client.notes();
@@ -393,6 +396,9 @@ export class RedisEngine {
     }).catch(() => undefined);
     const view = await cluster.view();
     if (view === null) return out;
+    // A cluster with an unserved slot answers CLUSTERDOWN to every key (cluster-require-full-coverage):
+    // after the run, let the live masters serve their own slots so the read-back sees what they hold.
+    for (const id of cluster.healthyIds()) await cluster.call(id, ['CONFIG', 'SET', 'cluster-allow-reads-when-down', 'yes']).catch(() => undefined);
     const ownerOfSlot = new Map<number, number>();
     for (const n of view.lines) if (isMember(n) && isMaster(n) && cluster.running(cluster.directory.idOf(n.port))) for (const [a, b] of n.slots) for (let s = a; s <= b; s++) ownerOfSlot.set(s, n.port);
     const byPort = new Map<number, string[]>();

@@ -18,6 +18,16 @@ import { RedisConnection, RequestDeadlines } from './connection';
 export const BUS_OFFSET = 10_000;
 const MAX_PORT = 55_000;
 
+/** `p`, or nothing after `ms` — the timer is cleared either way (a pending one would keep the process alive) */
+export async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: Parameters<typeof clearTimeout>[0];
+  try {
+    return await Promise.race([p, new Promise<undefined>((r) => (timer = setTimeout(r, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Bad engine input or environment, reported in one line (exit code 2 in the CLI). */
 export class EngineInputError extends Error {}
 
@@ -219,7 +229,7 @@ export class RedisServers {
       waits.push(new Promise((r) => child.once('exit', r)));
       signal(s.pid, 'SIGKILL');
     }
-    await Promise.race([Promise.all(waits), new Promise((r) => setTimeout(r, 3_000))]);
+    await within(Promise.all(waits), 3_000);
     this.cleanupSync();
   }
 
