@@ -30,7 +30,7 @@ describe('the real-engine wire protocol', () => {
 
   it('a batch survives the binary frame unchanged (every column, strings, NaN and -1)', () => {
     const events: ZarisEvent[] = [
-      { t: 1.25, type: 'op.start', op: 1, segment: 12182, vu: null, key: 'k1', kind: 'get', deadline: 60_000, budget: 3 },
+      { t: 1.25, type: 'op.start', op: 1, segment: 12182, key: 'k1', kind: 'get', deadline: 60_000, budget: 3 },
       { t: 2.5, type: 'attempt.end', op: 1, attempt: 1, node: 2, latencyMs: 0.4, status: 'Moved' },
       { t: 3, type: 'fault', action: 'failover', node: 0, segments: [0, 1, 2], detail: 'kill -9' },
     ];

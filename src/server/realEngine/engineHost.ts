@@ -21,7 +21,8 @@ const BATCH_MS = 50;
 const VIEW_MS = 500;
 
 const send = (m: HostMessage): void => {
-  if (process.connected) process.send?.(m);
+  // a send racing the bridge's exit fails with EPIPE: the 'disconnect' handler ends this process
+  if (process.connected) process.send?.(m, undefined, {}, () => undefined);
 };
 
 let engine: RedisEngine | null = null;
