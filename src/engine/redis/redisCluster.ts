@@ -69,10 +69,18 @@ export class RedisCluster {
 
   /** starts node `id` on a new port */
   private async startNode(id: NodeId): Promise<number> {
-    const port = await this.port();
-    await this.servers.start(port);
-    this.directory.add(id, port);
-    return port;
+    for (let tries = 1; ; tries++) {
+      const port = await this.port();
+      try {
+        await this.servers.start(port);
+      } catch (e) {
+        // A free port we picked can be taken before redis binds it: pick another (a --base-port is the user's to fix).
+        if (this.shape.basePort === undefined && tries < 5 && e instanceof EngineInputError && /in use/.test(e.message)) continue;
+        throw e;
+      }
+      this.directory.add(id, port);
+      return port;
+    }
   }
 
   private async build(): Promise<void> {
