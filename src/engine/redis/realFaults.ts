@@ -21,6 +21,8 @@ export interface FaultContext {
   readonly migrationHoldMs: number;
   /** records a repair the fault awaited (failback promoted, migration done) */
   repaired(action: FaultAction, node: NodeId): void;
+  /** a remark for the summary (e.g. a manual failover that had to be asked again) */
+  note(text: string): void;
   /** schedules `fn` after `ms` of real time (cancelled when the run stops) */
   later(ms: number, fn: () => void): void;
 }
@@ -99,7 +101,7 @@ const failback: RealFault = {
         if (phase === 'synced') emitTopology(ctx, 'catchUpEnd', node, [], epoch);
         if (phase === 'promoted') emitTopology(ctx, 'reclaimed', node, await cluster.slotsOfNode(node).catch(() => []), epoch);
       });
-    });
+    }, (why) => ctx.note(`failback node ${node}: ${why}`));
     ctx.repaired('failback', node);
   },
 };

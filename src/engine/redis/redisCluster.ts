@@ -69,10 +69,18 @@ export class RedisCluster {
 
   /** starts node `id` on a new port */
   private async startNode(id: NodeId): Promise<number> {
-    const port = await this.port();
-    await this.servers.start(port);
-    this.directory.add(id, port);
-    return port;
+    for (let tries = 1; ; tries++) {
+      const port = await this.port();
+      try {
+        await this.servers.start(port);
+      } catch (e) {
+        // A free port we picked can be taken before redis binds it: pick another (a --base-port is the user's to fix).
+        if (this.shape.basePort === undefined && tries < 5 && e instanceof EngineInputError && /in use/.test(e.message)) continue;
+        throw e;
+      }
+      this.directory.add(id, port);
+      return port;
+    }
   }
 
   private async build(): Promise<void> {
@@ -219,13 +227,22 @@ export class RedisCluster {
    * waits until it is a replica in sync, then `CLUSTER FAILOVER` on it and
    * waits until it serves slots again
    */
-  async failback(id: NodeId, onPhase: (phase: 'restarted' | 'synced' | 'promoted') => void = () => {}): Promise<void> {
+  async failback(id: NodeId, onPhase: (phase: 'restarted' | 'synced' | 'promoted') => void = () => {}, onRetry: (why: string) => void = () => {}): Promise<void> {
     const port = this.directory.portOf(id) as number;
     this.admin.get(id)?.close();
     this.admin.delete(id);
     await this.servers.start(port);
     onPhase('restarted');
     await this.until(`node ${id} to sync as a replica`, 30_000, () => this.inSync(id), 100);
+    // Its master takes MFSTART only from a node it knows as its own replica, not failed: wait for the gossip.
+    await this.until(`node ${id}'s master to see it as its replica`, 15_000, async () => {
+      const mine = (await this.nodes(id)).find((n) => n.flags.has('myself'));
+      const masterLine = mine?.masterId ? (await this.nodes(id)).find((n) => n.redisId === mine.masterId) : undefined;
+      if (mine === undefined || masterLine === undefined) return false;
+      const master = this.directory.idOf(masterLine.port);
+      const seen = (await this.nodes(master)).find((n) => n.redisId === mine.redisId);
+      return seen !== undefined && seen.masterId === masterLine.redisId && !isFailed(seen) && !seen.flags.has('fail?');
+    });
     onPhase('synced');
     // A manual failover gives up after 5 s if the master does not pause in time (a loaded machine):
     // ask again, up to three times, before reporting the node's own log.
@@ -240,6 +257,7 @@ export class RedisCluster {
         break;
       } catch (e) {
         if (round >= 3) throw new Error(`${(e as Error).message}; node log: ${this.logTail(port, 6)}`, { cause: e });
+        onRetry(`CLUSTER FAILOVER round ${round} did not complete in 6 s; node log: ${this.logTail(port, 4)}`);
       }
     }
     onPhase('promoted');

@@ -89,6 +89,7 @@ export class RedisEngine {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private faultChain: Promise<void> = Promise.resolve();
   private faultErrors: string[] = [];
+  private faultNotes: string[] = [];
   private stopped = false;
   /** the scenario's duration passed (else stop() came early) */
   private reachedEnd = false;
@@ -272,6 +273,7 @@ export class RedisEngine {
       sink: { emit: (e) => this.sinkNow()?.emit(e) },
       migrationHoldMs: this.scenario.cluster.migrationBaseMs,
       repaired: (action, node) => this.repairs.push({ t: this.clock.now(), action, node }),
+      note: (text) => this.faultNotes.push(text),
       later: (ms, fn) => this.later(ms, fn),
     };
     const run = async (): Promise<void> => {
@@ -358,7 +360,7 @@ export class RedisEngine {
         faultWindows: this.faultWindows(durationMs),
         stallMs: this.stallMs(),
         lostAckedWrites: { count: lost?.violations ?? 0, ops: lost?.examples ?? [] },
-        clientNotes: { ...notes, ...(this.faultErrors.length > 0 ? { faultErrors: this.faultErrors.join('; ') } : {}) },
+        clientNotes: { ...notes, ...(this.faultErrors.length > 0 ? { faultErrors: this.faultErrors.join('; ') } : {}), ...(this.faultNotes.length > 0 ? { faultNotes: this.faultNotes.join('; ') } : {}) },
         cleanup: stray.length === 0 ? `stopped all ${servers} redis-server processes` : `STRAY redis-server pids: ${stray.join(', ')}`,
       };
       const summary = summarizeRun(
