@@ -17,7 +17,7 @@ import { attemptOutcomes, completeUntilMs, describeState, opsPerSec, toSnapshot,
 
 /** redis-server processes listening on one of `ports` (their title is "redis-server 127.0.0.1:<port> [cluster]") */
 function serversOn(ports: readonly number[]): string[] {
-  let out = '';
+  let out: string;
   try {
     out = execFileSync('pgrep', ['-a', 'redis-server'], { encoding: 'utf8' });
   } catch {
