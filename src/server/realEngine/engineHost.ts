@@ -75,11 +75,18 @@ async function start(preset: string): Promise<void> {
   if (p === undefined) throw new Error(`unknown preset "${preset}"`);
   scenario = loadScenario(p.input, `preset ${preset}`);
   send({ kind: 'phase', phase: 'starting', detail: `starting a Redis Cluster of ${scenario.cluster.nodes} masters × ${scenario.cluster.replicas} replica(s)` });
-  engine = await RedisEngine.start(scenario, {
-    client: 'zaris',
-    sink: { emit: (e) => builder.push(e) },
-    log: (line) => send({ kind: 'phase', phase: 'starting', detail: line }),
-  });
+  try {
+    engine = await RedisEngine.start(scenario, {
+      client: 'zaris',
+      sink: { emit: (e) => builder.push(e) },
+      log: (line) => send({ kind: 'phase', phase: 'starting', detail: line }),
+    });
+  } catch (e) {
+    // the engine stopped what it had started; Start may be pressed again
+    scenario = null;
+    send({ kind: 'phase', phase: 'idle', detail: 'the cluster did not start' });
+    throw e;
+  }
   timers.push(setInterval(flush, BATCH_MS), setInterval(() => void sendViews(), VIEW_MS));
   await sendViews();
   send({ kind: 'phase', phase: 'running', detail: `Redis Cluster on ports ${engine.cluster.directory.ids().map((i) => engine?.cluster.directory.portOf(i)).join(', ')}` });
