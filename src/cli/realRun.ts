@@ -6,6 +6,7 @@
  */
 import { RedisEngine, validateForRedis } from '../engine/redis/redisEngine';
 import { EngineInputError } from '../engine/redis/redisServers';
+import { parseIoredisOptions } from '../engine/redis/ioredisOptions';
 import type { RunSummary } from '../core/sim/runScenario';
 import type { Scenario } from '../core/sim/scenario';
 import type { TelemetrySink } from '../core/telemetry/events';
@@ -15,6 +16,8 @@ export interface RealArgs {
   waitReplicas?: number;
   rate?: number;
   basePort?: number;
+  /** --ioredis-options JSON text */
+  ioredisOptions?: string;
 }
 
 /** the real-engine flags (for "needs --engine redis") */
@@ -23,17 +26,21 @@ export const REAL_ARG_NAMES: readonly { key: keyof RealArgs; flag: string }[] = 
   { key: 'waitReplicas', flag: '--wait-replicas' },
   { key: 'rate', flag: '--rate' },
   { key: 'basePort', flag: '--base-port' },
+  { key: 'ioredisOptions', flag: '--ioredis-options' },
 ];
 
 export async function runOnRedis(scenario: Scenario, args: RealArgs, sink: TelemetrySink | null): Promise<{ summary: RunSummary | null }> {
   const log = (line: string): void => void process.stderr.write(`[redis] ${line}\n`);
   try {
     validateForRedis(scenario, args.waitReplicas ?? 0, args.client ?? 'zaris');
+    if (args.ioredisOptions !== undefined && args.client !== 'ioredis') throw new EngineInputError('--ioredis-options needs --client ioredis');
+    const ioredisOptions = args.ioredisOptions !== undefined ? parseIoredisOptions(args.ioredisOptions) : undefined;
     const engine = await RedisEngine.start(scenario, {
       ...(args.client !== undefined ? { client: args.client } : {}),
       ...(args.waitReplicas !== undefined ? { waitReplicas: args.waitReplicas } : {}),
       ...(args.rate !== undefined ? { rate: args.rate } : {}),
       ...(args.basePort !== undefined ? { basePort: args.basePort } : {}),
+      ...(ioredisOptions !== undefined ? { ioredisOptions } : {}),
       ...(sink !== null ? { sink } : {}),
       log,
     });

@@ -27,7 +27,7 @@ interface Args {
 }
 
 const USAGE = `usage: npm run sim -- <scenario.json | preset> [--seed N] [--json] [--events FILE] [--strict]
-       [--engine sim|redis] [--client zaris|ioredis] [--wait-replicas N] [--rate OPS_PER_S] [--base-port PORT]
+       [--engine sim|redis] [--client zaris|ioredis] [--wait-replicas N] [--rate OPS_PER_S] [--base-port PORT] [--ioredis-options JSON]
 presets: ${PRESET_IDS.join(', ')}
 environment: ZARIS_REQUEST_TIMEOUT (60 | 250ms | 2s | 1m | infinite), ZARIS_DISABLE_RETRIES=true, ZARIS_CLIENT_MAP_REFRESH_WAIT_MS=15000`;
 
@@ -60,6 +60,7 @@ function parseArgs(argv: readonly string[]): Args {
     } else if (a === '--wait-replicas') args.real.waitReplicas = whole(a, value(), 0, 8);
     else if (a === '--rate') args.real.rate = whole(a, value(), 1, 1_000_000);
     else if (a === '--base-port') args.real.basePort = whole(a, value(), 1024, 55_000);
+    else if (a === '--ioredis-options') args.real.ioredisOptions = value();
     else if (a === '--seed') {
       const v = value();
       if (!/^\d+$/.test(v) || Number(v) > 2 ** 31 - 1) throw new UsageError(`--seed must be a whole number in 0..2147483647, got "${v}"`);

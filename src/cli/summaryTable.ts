@@ -28,7 +28,12 @@ export function formatSummary(s: RunSummary): string {
     lines.push(`rate: ${real.rate.note}`);
   }
   if (real?.client === 'ioredis') {
-    lines.push('client: ioredis Cluster with its defaults (maxRedirections 16, retryDelayOnFailover / ClusterDown / TryAgain 100 ms, no command timeout); the Zaris client settings below do not apply');
+    const options = real.clientNotes.options;
+    lines.push(
+      options !== undefined
+        ? `client: ioredis Cluster with ${String(options)} (the rest its defaults); the Zaris client settings do not apply`
+        : 'client: ioredis Cluster with its defaults (maxRedirections 16, retryDelayOnFailover / ClusterDown / TryAgain 100 ms, no command timeout); the Zaris client settings do not apply',
+    );
   } else {
     lines.push(
       `client${s.changes ? ' at the start' : ''}: maxAttempts ${c.maxAttempts}, backoff ${c.backoffMillis} ms, deadline ${c.operationTimeoutMs === null ? 'infinite' : `${c.operationTimeoutMs} ms`}, ` +

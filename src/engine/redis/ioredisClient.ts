@@ -255,7 +255,7 @@ export function createIoredisEngineClient(o: IoredisClientOptions): EngineClient
     },
     notes() {
       const top = [...appErrorsByMessage.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
-      return { ...counters, ...Object.fromEntries(top.map(([m, n], i) => [`appError${i + 1}`, `${n}× ${m}`])) };
+      return { ...(o.clusterOptions !== undefined ? { options: JSON.stringify(o.clusterOptions) } : {}), ...counters, ...Object.fromEntries(top.map(([m, n], i) => [`appError${i + 1}`, `${n}× ${m}`])) };
     },
     async close() {
       cluster.disconnect();

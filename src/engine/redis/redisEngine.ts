@@ -14,6 +14,7 @@
  * `stop()` always stops every redis-server; so do exit hooks and a watchdog.
  */
 import { spawnSync } from 'node:child_process';
+import type { ClusterOptions } from 'ioredis';
 import { mergeClientConfig } from '../../core/client/config';
 import type { FaultCommand } from '../../core/cluster/faults';
 import type { ClusterMap, NodeId } from '../../core/domain/clusterMap';
@@ -51,6 +52,8 @@ export interface RedisEngineOptions {
   readonly basePort?: number;
   /** apply the scenario's fault schedule (default true; a live session applies faults by hand) */
   readonly scheduleFaults?: boolean;
+  /** ioredis Cluster options (default: ioredis's own defaults) */
+  readonly ioredisOptions?: ClusterOptions;
   /** progress lines ("cluster up", "prefill …") */
   readonly log?: (line: string) => void;
 }
@@ -142,7 +145,14 @@ export class RedisEngine {
   private makeClient(clock: RunClock): EngineClient {
     const seedNodes = this.cluster.directory.ids();
     const kind = this.options.client ?? 'zaris';
-    if (kind === 'ioredis') return createIoredisEngineClient({ directory: this.cluster.directory, scheduler: clock, seedNodes });
+    if (kind === 'ioredis') {
+      return createIoredisEngineClient({
+        directory: this.cluster.directory,
+        scheduler: clock,
+        seedNodes,
+        ...(this.options.ioredisOptions !== undefined ? { clusterOptions: this.options.ioredisOptions } : {}),
+      });
+    }
     return createZarisEngineClient({
       directory: this.cluster.directory,
       scheduler: clock,
