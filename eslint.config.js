@@ -88,7 +88,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.worker },
   },
   {
-    files: ['src/cli/**/*.ts', 'src/server/**/*.ts', 'bench/**/*.{ts,mjs}', 'e2e/**/*.ts', '*.config.{js,ts}', 'scripts/**/*.{js,ts,mjs}'],
+    files: ['src/cli/**/*.ts', 'src/server/**/*.ts', 'src/engine/**/*.{ts,mjs}', 'bench/**/*.{ts,mjs}', 'e2e/**/*.ts', '*.config.{js,ts}', 'scripts/**/*.{js,ts,mjs}'],
     languageOptions: { globals: globals.node },
   },
 );

@@ -1,7 +1,9 @@
 /**
- * `npm run sim -- <scenario.json | preset> [--seed N] [--json] [--events FILE] [--strict]`
+ * `npm run sim -- <scenario.json | preset> [--seed N] [--json] [--events FILE] [--strict]
+ *   [--engine sim|redis] [--client zaris|ioredis] [--wait-replicas N] [--rate N] [--base-port N]`
  *
- * Runs a scenario headless in deterministic virtual time and prints a
+ * Runs a scenario headless in deterministic virtual time (or, with
+ * `--engine redis`, for real on a local Redis Cluster) and prints a
  * summary (a table, or JSON with --json). Exit codes: 0 completed, 2 bad
  * input, 3 an invariant failed unexpectedly (with --strict).
  */
@@ -15,6 +17,7 @@ import { describeEstimate, ESTIMATE_FROM_SECONDS, estimateRun, PROGRESS_LINES_FR
 import { NoProgressError } from '../core/time/virtualScheduler';
 import { NdjsonSink } from '../core/telemetry/ndjson';
 import { formatSummary } from './summaryTable';
+import { REAL_ARG_NAMES, runOnRedis, type RealArgs } from './realRun';
 
 interface Args {
   target: string;
@@ -22,16 +25,23 @@ interface Args {
   json: boolean;
   events?: string;
   strict: boolean;
+  engine: 'sim' | 'redis';
+  real: RealArgs;
 }
 
 const USAGE = `usage: npm run sim -- <scenario.json | preset> [--seed N] [--json] [--events FILE] [--strict]
+       [--engine sim|redis] [--client zaris|ioredis] [--wait-replicas N] [--rate OPS_PER_S] [--base-port PORT] [--ioredis-options JSON]
 presets: ${PRESET_IDS.join(', ')}
 environment: ZARIS_REQUEST_TIMEOUT (60 | 250ms | 2s | 1m | infinite), ZARIS_DISABLE_RETRIES=true, ZARIS_CLIENT_MAP_REFRESH_WAIT_MS=15000`;
 
 class UsageError extends Error {}
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { target: '', json: false, strict: false };
+  const args: Args = { target: '', json: false, strict: false, engine: 'sim', real: {} };
+  const whole = (name: string, v: string, min: number, max: number): number => {
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`${name} must be a whole number in ${min}..${max}, got "${v}"`);
+    return Number(v);
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
@@ -42,6 +52,18 @@ function parseArgs(argv: readonly string[]): Args {
     if (a === '--json') args.json = true;
     else if (a === '--strict') args.strict = true;
     else if (a === '--events') args.events = value();
+    else if (a === '--engine') {
+      const v = value();
+      if (v !== 'sim' && v !== 'redis') throw new UsageError(`--engine must be one of sim, redis, got "${v}"`);
+      args.engine = v;
+    } else if (a === '--client') {
+      const v = value();
+      if (v !== 'zaris' && v !== 'ioredis') throw new UsageError(`--client must be one of zaris, ioredis, got "${v}"`);
+      args.real.client = v;
+    } else if (a === '--wait-replicas') args.real.waitReplicas = whole(a, value(), 0, 8);
+    else if (a === '--rate') args.real.rate = whole(a, value(), 1, 1_000_000);
+    else if (a === '--base-port') args.real.basePort = whole(a, value(), 1024, 55_000);
+    else if (a === '--ioredis-options') args.real.ioredisOptions = value();
     else if (a === '--seed') {
       const v = value();
       if (!/^\d+$/.test(v) || Number(v) > 2 ** 31 - 1) throw new UsageError(`--seed must be a whole number in 0..2147483647, got "${v}"`);
@@ -52,19 +74,23 @@ function parseArgs(argv: readonly string[]): Args {
     else throw new UsageError(`unexpected argument "${a}" (one scenario at a time)`);
   }
   if (args.target === '') throw new UsageError('no scenario given');
+  if (args.engine !== 'redis') {
+    const used = REAL_ARG_NAMES.filter((n) => args.real[n.key] !== undefined).map((n) => n.flag);
+    if (used.length > 0) throw new UsageError(`${used.join(', ')} need${used.length === 1 ? 's' : ''} --engine redis`);
+  }
   return args;
 }
 
-function load(target: string, env: NodeJS.ProcessEnv): Scenario {
+function load(target: string, env: NodeJS.ProcessEnv, engine: 'sim' | 'redis'): Scenario {
   const preset = findPreset(target);
-  if (preset !== undefined) return loadScenario(preset.input, `preset ${target}`, env);
+  if (preset !== undefined) return loadScenario(preset.input, `preset ${target}`, env, engine);
   let text: string;
   try {
     text = readFileSync(target, 'utf8');
   } catch {
     throw new InputError(target, [{ path: '', message: `no such preset or readable file (presets: ${PRESET_IDS.join(', ')})` }]);
   }
-  return parseScenarioText(text, target, env);
+  return parseScenarioText(text, target, env, engine);
 }
 
 /** a write to the --events file failed (full disk, I/O error): reported as one line, exit 2 */
@@ -118,7 +144,7 @@ function formatSeconds(s: number): string {
   return `${(s / 3600).toFixed(1)} h`;
 }
 
-function main(): number {
+async function main(): Promise<number> {
   let args: Args;
   try {
     args = parseArgs(process.argv.slice(2));
@@ -131,7 +157,7 @@ function main(): number {
   }
   let scenario: Scenario;
   try {
-    scenario = load(args.target, process.env);
+    scenario = load(args.target, process.env, args.engine);
   } catch (e) {
     if (e instanceof InputError) {
       process.stderr.write(`error: invalid ${e.source}:\n${e.issues.map((i) => `  - ${i.path || '(file)'}: ${i.message}`).join('\n')}\n`);
@@ -145,7 +171,8 @@ function main(): number {
     return 2;
   }
   const est = estimateRun(scenario);
-  if (est.wallSeconds >= ESTIMATE_FROM_SECONDS) {
+  // a real engine runs in real time: its duration is the scenario's
+  if (args.engine !== 'redis' && est.wallSeconds >= ESTIMATE_FROM_SECONDS) {
     process.stderr.write(`estimate: ${describeEstimate(est)}\n`);
   }
   let fd: number | null = null;
@@ -165,6 +192,20 @@ function main(): number {
         throw new EventsWriteError(e as NodeJS.ErrnoException);
       }
     });
+  }
+  if (args.engine === 'redis') {
+    const out = await runOnRedis(scenario, args.real, sink);
+    if (sink !== null && fd !== null) {
+      sink.flush();
+      closeSync(fd);
+    }
+    if (out.summary === null) return 2;
+    process.stdout.write(args.json ? `${JSON.stringify(out.summary, null, 2)}\n` : formatSummary(out.summary));
+    if (args.strict && !out.summary.invariants.ok) {
+      process.stderr.write('error: invariant violated (--strict)\n');
+      return 3;
+    }
+    return 0;
   }
   const onProgress = progressReporter(est);
   let summary: RunSummary;
@@ -221,4 +262,12 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw e;
 });
-process.exitCode = main();
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -15,11 +15,32 @@ export function formatSummary(s: RunSummary): string {
   const lines: string[] = [];
   const c = s.client;
   const bugs = Object.entries(c.bugs).filter(([, on]) => on).map(([k]) => k);
-  lines.push(`Zaris Churn Lab — ${s.scenario} (seed ${s.seed}, ${s.durationMs / 1000} s virtual)`);
+  const real = s.engine;
   lines.push(
-    `client${s.changes ? ' at the start' : ''}: maxAttempts ${c.maxAttempts}, backoff ${c.backoffMillis} ms, deadline ${c.operationTimeoutMs === null ? 'infinite' : `${c.operationTimeoutMs} ms`}, ` +
-      `retries ${c.disableRetries ? 'disabled' : 'on'}, refresh wait ${c.refreshWaitBudgetMs} ms, bugs: ${bugs.length ? bugs.join(', ') : 'none'}`,
+    real === undefined
+      ? `Zaris Churn Lab — ${s.scenario} (seed ${s.seed}, ${s.durationMs / 1000} s virtual)`
+      : `Zaris Churn Lab — ${s.scenario} (seed ${s.seed}, ${s.durationMs / 1000} s real time on Redis ${real.redisVersion}, ${real.client === 'zaris' ? 'Zaris client' : 'ioredis'})`,
   );
+  if (real !== undefined) {
+    lines.push(
+      `engine: ${real.servers} redis-server(s), cluster-node-timeout ${real.nodeTimeoutMs} ms, ${real.waitReplicas > 0 ? `WAIT ${real.waitReplicas} before acknowledging writes` : 'asynchronous replication (no WAIT)'}; ` +
+        `prefill ${real.prefill.keys} keys at ${real.prefill.opsPerSec} ops/s`,
+    );
+    lines.push(`rate: ${real.rate.note}`);
+  }
+  if (real?.client === 'ioredis') {
+    const options = real.clientNotes.options;
+    lines.push(
+      options !== undefined
+        ? `client: ioredis Cluster with ${String(options)} (the rest its defaults); the Zaris client settings do not apply`
+        : 'client: ioredis Cluster with its defaults (maxRedirections 16, retryDelayOnFailover / ClusterDown / TryAgain 100 ms, no command timeout); the Zaris client settings do not apply',
+    );
+  } else {
+    lines.push(
+      `client${s.changes ? ' at the start' : ''}: maxAttempts ${c.maxAttempts}, backoff ${c.backoffMillis} ms, deadline ${c.operationTimeoutMs === null ? 'infinite' : `${c.operationTimeoutMs} ms`}, ` +
+        `retries ${c.disableRetries ? 'disabled' : 'on'}, refresh wait ${c.refreshWaitBudgetMs} ms, bugs: ${bugs.length ? bugs.join(', ') : 'none'}`,
+    );
+  }
   for (const ch of s.changes ?? []) {
     const what = [
       ...(ch.client !== undefined ? [`client ${JSON.stringify(ch.client)}`] : []),
@@ -32,7 +53,7 @@ export function formatSummary(s: RunSummary): string {
   lines.push(`operations   ${pad(s.ops.total, 9)} total  ${pad(s.ops.ok, 9)} ok  ${pad(s.ops.realAnswers, 7)} real answers  ${pad(s.ops.failed, 7)} failed  ${pad(s.ops.inFlightAtEnd, 5)} in flight at end`);
   lines.push(`attempts     ${pad(s.attempts.total, 9)} total  ${pad(s.attempts.retries, 9)} retries  max per op ${s.attempts.maxPerOp}`);
   lines.push(
-    `refresh      ${pad(s.refresh.requested, 9)} requested  ${s.refresh.executed} executed  ${s.refresh.coalesced} coalesced  ${s.refresh.debounced} debounced  ${s.refresh.waitAbandoned} abandoned  (peak ${s.refresh.peakRequestsPerSecond}/s requested, ${s.refresh.peakExecutedPerSecond}/s executed; ceiling ${s.refresh.debounceCeilingPerSecond}/s)`,
+    `refresh      ${pad(s.refresh.requested, 9)} requested  ${s.refresh.executed} executed  ${s.refresh.coalesced} coalesced  ${s.refresh.debounced} debounced  ${s.refresh.waitAbandoned} abandoned  (peak ${s.refresh.peakRequestsPerSecond}/s requested, ${s.refresh.peakExecutedPerSecond}/s executed${real?.client === 'ioredis' ? '' : `; ceiling ${s.refresh.debounceCeilingPerSecond}/s`})`,
   );
   lines.push(`latency ms   p50 ${s.latencyMs.p50}  p95 ${s.latencyMs.p95}  p99 ${s.latencyMs.p99}  max ${s.latencyMs.max}`);
   lines.push(`throughput   ${sparkline(s.throughput.series)}  ops/s per second (peak ${Math.max(0, ...s.throughput.series)})`);
@@ -46,8 +67,22 @@ export function formatSummary(s: RunSummary): string {
   for (const [k, v] of Object.entries(s.ops.endReasons)) if (v > 0) lines.push(`  ${k.padEnd(22)} ${pad(v, 9)}`);
   lines.push('attempt outcomes:');
   for (const [k, v] of Object.entries(s.statuses)) if (v > 0) lines.push(`  ${k.padEnd(22)} ${pad(v, 9)}`);
+  if (real !== undefined) {
+    lines.push('real engine:');
+    lines.push(`  ASK redirections followed: ${real.asks}; map fetches served by the servers: ${Object.entries(real.serverCalls).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    for (const w of real.faultWindows) {
+      lines.push(
+        `  ${w.action} node ${w.node} at ${(w.atMs / 1000).toFixed(1)} s: repaired after ${w.repairedAfterMs === null ? '(not within the run)' : `${w.repairedAfterMs} ms`}; meanwhile ${w.okOpsPerSec} ok ops/s, ${w.failedOps} failed ops`,
+      );
+    }
+    lines.push(`  longest stall (< 10 % of the pre-fault rate): ${real.stallMs} ms`);
+    lines.push(`  lost acknowledged writes: ${real.lostAckedWrites.count}${real.lostAckedWrites.count > 0 ? ` (ops ${real.lostAckedWrites.ops.join(', ')})` : ''}`);
+    lines.push(`  client: ${Object.entries(real.clientNotes).map(([k, v]) => `${k} ${v}`).join('; ')}`);
+    lines.push(`  ${real.cleanup}`);
+  }
   lines.push(`CAS re-reads: ${s.workload.casRereads}; create-once already done: ${s.workload.createOnceAlreadyDone}; rejected arrivals: ${s.workload.rejected}`);
-  lines.push(...formatAmbiguousWrites(s.writes));
+  if (real !== undefined) lines.push('ambiguous writes: not observable on Redis (its servers do not report applies)');
+  else lines.push(...formatAmbiguousWrites(s.writes));
   lines.push('');
   lines.push(`invariants: ${s.invariants.ok ? 'OK' : 'VIOLATED'}`);
   for (const ch of s.invariants.checks) {

@@ -140,7 +140,7 @@ describe('createAppServer: extensions', () => {
     expect(r.status).toBe(200);
     expect(r.headers['cache-control']).toBe('no-store');
     const s = serverSessionSchema.parse(JSON.parse(r.body));
-    expect(s).toEqual({ token: app.session.token, extensions: ['session', 'csp-reports'] });
+    expect(s).toEqual({ token: app.session.token, extensions: ['session', 'csp-reports', 'real-engine'] });
     expect((await get(app.port, '/session', { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
     expect((await get(app.port, '/session', { 'Sec-Fetch-Site': 'same-site' })).status).toBe(403);
   });

@@ -104,8 +104,8 @@ export async function createAppServer(options: AppServerOptions): Promise<AppSer
       closing ??= (async () => {
         const closed = new Promise<void>((ok) => httpServer.close(() => ok()));
         httpServer.closeAllConnections();
-        await closed;
-        await extensions.close();
+        // together: the HTTP server's close waits for upgraded sockets, which only their extension ends
+        await Promise.all([closed, extensions.close()]);
       })();
       return closing;
     },

@@ -1,10 +1,11 @@
 /**
  * Every extension the servers run (`npm start` and `npm run dev`), in order:
  * routes of an earlier one win. The real-engine WebSocket bridge (issue 12)
- * registers here.
+ * is `realEngine/realEngineBridge.ts`.
  */
 import { cspReportsExtension, type CspViolation } from './cspReports.ts';
 import type { ServerExtension } from './extensions.ts';
+import { realEngineBridge } from './realEngine/realEngineBridge.ts';
 import { sessionExtension } from './sessionRoute.ts';
 
 export interface ExtensionOptions {
@@ -13,7 +14,7 @@ export interface ExtensionOptions {
 }
 
 export function serverExtensions(options: ExtensionOptions = {}): readonly ServerExtension[] {
-  return [sessionExtension, cspReportsExtension(options.onCspViolation)];
+  return [sessionExtension, cspReportsExtension(options.onCspViolation), realEngineBridge()];
 }
 
 export const SERVER_EXTENSIONS: readonly ServerExtension[] = serverExtensions();

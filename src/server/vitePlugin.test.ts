@@ -30,7 +30,7 @@ describe('zarisServerExtensions (Vite plugin)', { timeout: 30_000 }, () => {
     try {
       const base = server.resolvedUrls?.local[0] as string;
       const s = serverSessionSchema.parse(await (await fetch(new URL('/session', base))).json());
-      expect(s.extensions).toEqual(['session', 'csp-reports', 'echo']);
+      expect(s.extensions).toEqual(['session', 'csp-reports', 'real-engine', 'echo']);
       expect(await (await fetch(new URL('/echo', base))).text()).toBe('echo route');
       expect(await (await fetch(base)).text()).toContain('<title>dev</title>');
     } finally {

@@ -11,6 +11,7 @@ import { PanelActionsContext } from './panels/chart/panelActions';
 import { livePanelActions } from './shell/livePanelActions';
 import type { AppStore } from './shell/appStore';
 import type { LiveHandle } from './shell/liveHandle';
+import { EngineChoice } from './shell/EngineChoice';
 import { ShellBar } from './shell/ShellBar';
 import type { DashboardStore } from './store/dashboardStore';
 import type { View } from './urlState';
@@ -37,9 +38,11 @@ function ViewSlot({ id, shown, children }: { id: View; shown: boolean; children:
 
 function LiveView({ live }: { live: LiveHandle }) {
   const [actions] = useState(() => livePanelActions(live.store));
+  // a new session object after an engine switch
+  useStore(live.engine, (s) => s.version);
   return (
     <PanelActionsContext.Provider value={actions}>
-      <Dashboard store={live.store} controls={live.controls()} />
+      <Dashboard store={live.store} controls={live.controls()} toolbar={<EngineChoice live={live} />} />
     </PanelActionsContext.Provider>
   );
 }

@@ -3,6 +3,7 @@
  * forms on the left and a responsive grid of panels. Takes the session
  * (`controls`) and the store as props and hands them down by context.
  */
+import type { ReactNode } from 'react';
 import type { PlaygroundControls } from './bridge/types';
 import { About } from './About';
 import { BugToggles } from './controls/BugToggles';
@@ -25,23 +26,26 @@ import { StoreProvider, usePublisher } from './store/StoreContext';
 export interface DashboardProps {
   readonly controls: PlaygroundControls;
   readonly store: DashboardStore;
+  /** a row above the control bar (the Live tab's engine choice) */
+  readonly toolbar?: ReactNode;
 }
 
-export function Dashboard({ controls, store }: DashboardProps) {
+export function Dashboard({ controls, store, toolbar }: DashboardProps) {
   return (
     <StoreProvider store={store}>
       <ControlsProvider controls={controls}>
-        <DashboardLayout />
+        <DashboardLayout toolbar={toolbar} />
       </ControlsProvider>
     </StoreProvider>
   );
 }
 
-function DashboardLayout() {
+function DashboardLayout({ toolbar }: { toolbar?: ReactNode }) {
   usePublisher();
   return (
     <div className="app">
       <Header />
+      {toolbar}
       <ControlBar />
       <div className="story">
         <Guide />

@@ -1,5 +1,6 @@
 import { emptyMap, NO_OWNER, type ClusterMap, type NodeId } from '../domain/clusterMap';
 import type { DataRequest, OpKind, WriteCondition } from '../domain/protocol';
+import type { Keyspace } from '../domain/keyspace';
 import { segmentOf } from '../domain/segment';
 import type { KvStatus} from '../domain/status';
 import { TransportErrorCode, type OpErrorCode } from '../domain/status';
@@ -73,6 +74,11 @@ export interface ZarisClientOptions {
   readonly sink?: TelemetrySink;
   /** a map to start from (else nothing is routable until the first refresh) */
   readonly initialMap?: ClusterMap;
+  /**
+   * key → segment of the engine behind the transport (Redis: CRC16 slots);
+   * default: the simulation's FNV-1a over the map's segment count
+   */
+  readonly keyspace?: Keyspace;
 }
 
 /**
@@ -89,6 +95,7 @@ export class ZarisClient {
   private readonly scheduler: Scheduler;
   private readonly transport: Transport;
   private readonly seedNodes: readonly NodeId[];
+  private readonly keyspace: Keyspace | undefined;
   private readonly env: { readonly scheduler: Scheduler; readonly transport: Transport; readonly refresher: MapRefresher };
   /** the telemetry sink; undefined means no event is even built */
   sink: TelemetrySink | undefined;
@@ -97,6 +104,7 @@ export class ZarisClient {
     this.scheduler = options.scheduler;
     this.transport = options.transport;
     this.seedNodes = options.seedNodes;
+    this.keyspace = options.keyspace;
     this.cfg = options.config ?? DEFAULT_CLIENT_CONFIG;
     this.sink = options.sink;
     this.clusterMap = options.initialMap ?? emptyMap(options.segmentCount, options.seedNodes);
@@ -185,7 +193,7 @@ export class ZarisClient {
   }
   /** @internal */
   _segmentOf(key: string): number {
-    return segmentOf(key, this.clusterMap.owners.length);
+    return this.keyspace !== undefined ? this.keyspace.segmentOf(key) : segmentOf(key, this.clusterMap.owners.length);
   }
   /** @internal the client's collaborators (one object for the client's lifetime) */
   _env(): { readonly scheduler: Scheduler; readonly transport: Transport; readonly refresher: MapRefresher } {

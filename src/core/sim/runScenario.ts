@@ -73,6 +73,57 @@ export interface RunSummary {
   readonly changes?: readonly ConfigChange[];
   readonly cluster: { readonly epoch: number; readonly nodes: readonly { readonly id: number; readonly status: string }[] };
   readonly invariants: InvariantReport;
+  /** present when the run was on a real engine (`npm run sim -- … --engine redis`) */
+  readonly engine?: RealEngineSummary;
+}
+
+/** What a run on a real cluster adds to the summary (see src/engine/redis/README.md). */
+export interface RealEngineSummary {
+  readonly kind: 'redis';
+  /** the client that drove the workload */
+  readonly client: 'zaris' | 'ioredis';
+  readonly redisVersion: string;
+  /** masters + replicas started (scale-out nodes included) */
+  readonly servers: number;
+  /** cluster-node-timeout, ms (from cluster.failureTimeoutMs) */
+  readonly nodeTimeoutMs: number;
+  /** WAIT n before acknowledging a write (0: Redis's asynchronous replication) */
+  readonly waitReplicas: number;
+  /** open-loop rate asked for and run at (ops/s), and why they differ */
+  readonly rate: { readonly scenario: number; readonly run: number; readonly note: string };
+  readonly prefill: { readonly keys: number; readonly ms: number; readonly opsPerSec: number };
+  /** ASK redirections followed inside an attempt */
+  readonly asks: number;
+  /** map fetches the servers served (INFO commandstats, summed over nodes; a killed node's last second may be missing) */
+  readonly serverCalls: Readonly<Record<string, number>>;
+  /** per fault: when it was applied, when the cluster was whole again, what the application got meanwhile */
+  readonly faultWindows: readonly {
+    readonly action: string;
+    readonly node: number;
+    readonly atMs: number;
+    /** ms until the monitor saw the repair (promotion, migration done, failback done); null: not within the run */
+    readonly repairedAfterMs: number | null;
+    readonly okOpsPerSec: number;
+    readonly failedOps: number;
+  }[];
+  /** longest stretch of 100 ms buckets with under 10 % of the pre-fault completion rate, ms */
+  readonly stallMs: number;
+  /** acknowledged writes lost: stale reads + keys the read-back found at an older version (op ids of the first) */
+  readonly lostAckedWrites: { readonly count: number; readonly ops: readonly number[] };
+  /** the client's own counters, where it has them (ioredis: redirections, errors by message) */
+  readonly clientNotes: Readonly<Record<string, number | string>>;
+  /** "stopped all N redis-server processes" */
+  readonly cleanup: string;
+}
+
+/** What a summary needs from a run besides its events. */
+export interface RunFacts {
+  readonly scenario: Scenario;
+  readonly seed: number;
+  readonly workload: WorkloadStats;
+  /** the engine's ambiguous-write audit (null where applies cannot be observed: a real engine) */
+  readonly applies: ApplyTracker | null;
+  readonly cluster: { readonly epoch: number; readonly nodes: readonly { readonly id: number; readonly status: string }[] };
 }
 
 export interface RunOptions {
@@ -116,7 +167,22 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunOu
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 export function summarize(engine: SimEngine, agg: RunAggregator, invariants: InvariantReport): RunSummary {
-  const sc = engine.scenario;
+  return summarizeRun(
+    {
+      scenario: engine.scenario,
+      seed: engine.seed,
+      workload: engine.workload.stats,
+      applies: engine.applies,
+      cluster: { epoch: engine.state.epoch, nodes: engine.state.nodes.map((n) => ({ id: n.id, status: n.status })) },
+    },
+    agg,
+    invariants,
+  );
+}
+
+/** the SPEC §10 summary of any run: the simulation's, or a real engine's */
+export function summarizeRun(run: RunFacts, agg: RunAggregator, invariants: InvariantReport): RunSummary {
+  const sc = run.scenario;
   const perSec = 1000 / agg.bucketMs;
   const buckets = agg.buckets.slice(0, Math.ceil(sc.durationMs / agg.bucketMs));
   const series = (f: (b: Bucket) => number): number[] => buckets.map((b) => round3(f(b) * perSec));
@@ -124,10 +190,10 @@ export function summarize(engine: SimEngine, agg: RunAggregator, invariants: Inv
   const histogram: Record<string, number> = {};
   const attemptHistogram = agg.attemptHistogram;
   for (const k of [...attemptHistogram.keys()].sort((a, b) => a - b)) histogram[String(k)] = attemptHistogram.get(k) as number;
-  const applies = engine.applies;
+  const applies = run.applies;
   return {
     scenario: sc.name,
-    seed: engine.seed,
+    seed: run.seed,
     durationMs: sc.durationMs,
     client: sc.client,
     ops: {
@@ -166,11 +232,11 @@ export function summarize(engine: SimEngine, agg: RunAggregator, invariants: Inv
       refreshWait: buckets.map((b) => b.parkedRefreshWait),
       backoff: buckets.map((b) => b.parkedBackoff),
     },
-    workload: { ...engine.workload.stats },
+    workload: { ...run.workload },
     writes: (applies ?? new ApplyTracker()).report(),
     faults: sc.faults,
     ...(sc.changes.length > 0 ? { changes: sc.changes } : {}),
-    cluster: { epoch: engine.state.epoch, nodes: engine.state.nodes.map((n) => ({ id: n.id, status: n.status })) },
+    cluster: { epoch: run.cluster.epoch, nodes: run.cluster.nodes.map((n) => ({ ...n })) },
     invariants,
   };
 }

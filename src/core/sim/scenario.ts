@@ -25,8 +25,21 @@ export const configChangeSchema = z
   });
 export type ConfigChange = z.output<typeof configChangeSchema>;
 
+/**
+ * Which engine a scenario is checked for: the simulation's nodes are its
+ * members (`cluster.nodes`); a real Redis Cluster also runs
+ * `cluster.nodes × cluster.replicas` replica processes (ids after the
+ * masters), which faults may target.
+ */
+export type ScenarioEngine = 'sim' | 'redis';
+
+const initialNodes = (engine: ScenarioEngine, nodes: number, replicas: number): number => (engine === 'redis' ? nodes * (1 + replicas) : nodes);
+
 /** A scenario file (SPEC §10), validated; unknown fields are errors. */
-export const scenarioSchema = z
+export const scenarioSchema = makeScenarioSchema('sim');
+
+function makeScenarioSchema(engine: ScenarioEngine) {
+  return z
   .strictObject({
     name: z.string({ error: 'name must be a string' }).min(1, 'name must not be empty').max(200, 'name must be ≤ 200 characters'),
     description: z.string().max(2000, 'description must be ≤ 2000 characters').optional(),
@@ -41,7 +54,7 @@ export const scenarioSchema = z
   })
   .superRefine((s, ctx) => {
     // the fault schedule in time order: nodes exist, a crashed node is not crashed again, the cluster stays within its cap
-    let members = s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes;
+    let members = initialNodes(engine, s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes, s.cluster?.replicas ?? DEFAULT_CLUSTER_CONFIG.replicas);
     const down = new Map<number, number>(); // node → atMs of its failover
     const ordered = (s.faults ?? []).map((f, i) => ({ f, i })).sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i);
     for (const { f, i } of ordered) {
@@ -106,6 +119,8 @@ export const scenarioSchema = z
       if (stuckLater !== null) ctx.addIssue({ code: 'custom', path: ['changes', i, 'workload'], message: stuckLater });
     }
   });
+}
+const redisScenarioSchema = makeScenarioSchema('redis');
 
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 
@@ -128,9 +143,10 @@ export interface Scenario {
  * are resolved through the one config resolver, so the SPEC §7 environment
  * names override the file. Throws an {@link InputError} naming every bad field.
  */
-export function loadScenario(input: unknown, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}): Scenario {
-  const parsed = scenarioSchema.safeParse(input);
-  if (!parsed.success) throw new InputError(source, issuesOf(parsed.error, '', scenarioSchema, input));
+export function loadScenario(input: unknown, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}, engine: ScenarioEngine = 'sim'): Scenario {
+  const schema = engine === 'redis' ? redisScenarioSchema : scenarioSchema;
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new InputError(source, issuesOf(parsed.error, '', schema, input));
   const s = parsed.data;
   let client: ClientConfig;
   try {
@@ -174,7 +190,7 @@ export function bugsOnAtAnyTime(s: Scenario): BugToggles {
  * byte-order mark (some editors write one) is skipped; a key given twice in
  * one object is refused (JSON.parse would silently keep the last).
  */
-export function parseScenarioText(text: string, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}): Scenario {
+export function parseScenarioText(text: string, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}, engine: ScenarioEngine = 'sim'): Scenario {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let json: unknown;
   try {
@@ -184,7 +200,7 @@ export function parseScenarioText(text: string, source = 'scenario', env: Readon
   }
   const dup = findDuplicateKey(body);
   if (dup !== null) throw new InputError(source, [{ path: dup.path, message: `the key "${dup.key}" appears twice in one object (line ${dup.line}); give each setting once` }]);
-  return loadScenario(json, source, env);
+  return loadScenario(json, source, env, engine);
 }
 
 /** back to the file format (for "save as scenario" and the URL) */

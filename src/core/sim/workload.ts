@@ -5,11 +5,19 @@
  * create-once. Every user has its own RNG stream, so its key sequence does
  * not depend on the client's behaviour.
  */
+import type { TelemetrySink } from '../telemetry/events';
 import type { ZarisClient } from '../client/ZarisClient';
 import { KvStatus } from '../domain/status';
 import type { Rng } from '../rng';
 import type { Scheduler } from '../time/scheduler';
 import { MIX_KINDS, type MixKind, type WorkloadConfig } from './workloadConfig';
+
+/**
+ * What the workload drives: anything that runs one operation to its end
+ * (the Zaris client, or an adapter around another client such as ioredis).
+ */
+/** what runs the workload's operations (the Zaris client, or another client driven through an adapter); `sink` gets the workload's own events (arrivals turned away) */
+export type OpExecutor = Pick<ZarisClient, 'execute'> & { readonly sink?: TelemetrySink | undefined };
 
 /** Application-level counters (transport retries are counted by the client's events). */
 export interface WorkloadStats {
@@ -51,7 +59,7 @@ export class Workload {
 
   constructor(
     config: WorkloadConfig,
-    private readonly client: ZarisClient,
+    private readonly client: OpExecutor,
     private readonly scheduler: Scheduler,
     private readonly rng: Rng,
   ) {

@@ -17,6 +17,7 @@
  *   fault           b=node d=action s=JSON {segments, detail}
  *   topology        b=node c=epoch d=change s=JSON segments
  *   arrival.rejected a=inFlight
+ *   attempt.ask     op a=segment b=node e=to
  */
 import { OP_KINDS, type OpKind } from '../domain/protocol';
 import { isKvStatus, OUTCOMES, OUTCOME_CODE, type KvStatus, type OpErrorCode, type Outcome } from '../domain/status';
@@ -134,6 +135,12 @@ export class EventBatchBuilder {
         c.b[i] = orMinus(ev.node);
         c.c[i] = ev.latencyMs;
         c.d[i] = OUTCOME_CODE[(ev.status ?? ev.error) as Outcome];
+        return;
+      case 'attempt.ask':
+        c.op[i] = ev.op;
+        c.a[i] = ev.segment;
+        c.b[i] = ev.node;
+        c.e[i] = ev.to;
         return;
       case 'backoff':
         c.op[i] = ev.op;
@@ -271,6 +278,8 @@ export function decodeEvent(b: EventBatch, i: number): ZarisEvent {
       return IS_STATUS[D]
         ? { t, type, op, attempt: A, node: nullable(B), status: outcome(D) as KvStatus, latencyMs: C }
         : { t, type, op, attempt: A, node: nullable(B), error: outcome(D) as OpErrorCode, latencyMs: C };
+    case 'attempt.ask':
+      return { t, type, op, node: B, to: E, segment: A };
     case 'backoff':
       return IS_STATUS[D] ? { t, type, op, attempt: A, delayMs: C, status: outcome(D) as KvStatus } : { t, type, op, attempt: A, delayMs: C, error: outcome(D) as OpErrorCode };
     case 'refresh.request':

@@ -81,6 +81,7 @@ const attemptStart = z.strictObject({ ...base('attempt.start'), op: opId(), atte
 const attemptEnd = z
   .strictObject({ ...base('attempt.end'), op: opId(), attempt: whole(1), node: nodeId(), status: kvStatus.optional(), error: opError.optional(), latencyMs: ms() })
   .superRefine(statusXorError);
+const attemptAsk = z.strictObject({ ...base('attempt.ask'), op: opId(), node: whole(0), to: whole(0), segment: whole(0) });
 const backoff = z
   .strictObject({ ...base('backoff'), op: opId(), attempt: whole(1), delayMs: ms(), status: kvStatus.optional(), error: opError.optional() })
   .superRefine(statusXorError);
@@ -128,6 +129,7 @@ export const EVENT_SCHEMAS = {
   'op.start': opStart,
   'attempt.start': attemptStart,
   'attempt.end': attemptEnd,
+  'attempt.ask': attemptAsk,
   backoff,
   'refresh.request': refreshRequest,
   'refresh.coalesced': refreshCoalesced,
@@ -146,6 +148,7 @@ export const zarisEventSchema = z.discriminatedUnion('type', [
   opStart,
   attemptStart,
   attemptEnd,
+  attemptAsk,
   backoff,
   refreshRequest,
   refreshCoalesced,

@@ -50,6 +50,22 @@ export interface AttemptEndEvent {
   readonly error?: OpErrorCode;
   readonly latencyMs: number;
 }
+/**
+ * Real engine only: inside one attempt the node answered ASK (the slot is
+ * being migrated and this key already moved), so the request was repeated
+ * on the named node after ASKING. Not a retry: Redis defines ASK as a
+ * one-off redirection that does not change the slot's owner.
+ */
+export interface AttemptAskEvent {
+  readonly t: number;
+  readonly type: 'attempt.ask';
+  readonly op: number;
+  /** the node that answered ASK */
+  readonly node: NodeId;
+  /** the node the request was repeated on */
+  readonly to: NodeId;
+  readonly segment: number;
+}
 export interface BackoffEvent {
   readonly t: number;
   readonly type: 'backoff';
@@ -163,6 +179,7 @@ export type ClientEvent =
   | OpStartEvent
   | AttemptStartEvent
   | AttemptEndEvent
+  | AttemptAskEvent
   | BackoffEvent
   | RefreshRequestEvent
   | RefreshCoalescedEvent
@@ -200,6 +217,7 @@ export const EVENT_TYPES = [
   'fault',
   'topology',
   'arrival.rejected',
+  'attempt.ask',
 ] as const satisfies readonly EventType[];
 
 /** Where events go. With no sink attached, emitters skip building events at all. */

@@ -10,6 +10,7 @@ import type { Scenario } from '../../core/sim/scenario';
 import type { WriteAuditReport } from '../../core/sim/applyTracker';
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import type { EventBatch } from '../../core/telemetry/eventCodec';
+import type { FaultAction } from '../../core/telemetry/events';
 
 export type { ClusterView, ClientView };
 
@@ -27,6 +28,8 @@ export interface SessionListener {
 
 /** What the UI can ask of a running playground session. */
 export interface PlaygroundControls {
+  /** faults this session's engine cannot do, with why (the buttons are disabled with that tooltip); absent: it can do all */
+  readonly unsupportedFaults?: Readonly<Partial<Record<FaultAction, string>>>;
   /** starts (or resumes) the workload */
   start(): Promise<void>;
   /** pauses the workload (the cluster keeps running) */

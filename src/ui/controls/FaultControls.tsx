@@ -4,7 +4,7 @@ import { FAULT_KINDS, type FaultCommand, type FaultKind } from '../../core/clust
 import { selectFaultTargets } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { FAULT_STYLE } from '../theme/statusColors';
-import { useSessionActions } from './ControlsContext';
+import { useControls, useSessionActions } from './ControlsContext';
 import { FormErrors } from './Field';
 
 /** what a button's defaults mean, for its tooltip */
@@ -23,6 +23,7 @@ export function FaultControls() {
   const cluster = useDashboard((s) => s.cluster);
   const issues = useDashboard((s) => s.formErrors.fault);
   const actions = useSessionActions();
+  const unsupported = useControls().unsupportedFaults ?? {};
   const targets = selectFaultTargets(cluster);
   const [picked, setPicked] = useState<number | null>(null);
   // the chosen node, else the first live one
@@ -63,8 +64,8 @@ export function FaultControls() {
           className="btn fault"
           style={{ borderColor: FAULT_STYLE[k.id].color }}
           onClick={() => fire(k)}
-          disabled={disabled(k)}
-          title={`${k.help}${strength(k.button)}${k.needs === 'room' ? ` (at most ${MAX_CLUSTER_NODES} nodes)` : ''}`}
+          disabled={disabled(k) || unsupported[k.id] !== undefined}
+          title={unsupported[k.id] ?? `${k.help}${strength(k.button)}${k.needs === 'room' ? ` (at most ${MAX_CLUSTER_NODES} nodes)` : ''}`}
         >
           <span className="dot" style={{ background: FAULT_STYLE[k.id].color }} aria-hidden="true" />
           {FAULT_STYLE[k.id].label}

@@ -11,6 +11,7 @@ import type { SessionRecording } from './sessionRecording';
 
 export function recordingControls(inner: PlaygroundControls, rec: SessionRecording): PlaygroundControls {
   return {
+    ...(inner.unsupportedFaults !== undefined ? { unsupportedFaults: inner.unsupportedFaults } : {}),
     start: async () => {
       await inner.start();
       rec.started(rec.lastT);

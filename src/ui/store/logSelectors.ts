@@ -49,6 +49,8 @@ export function describeEvent(e: ZarisEvent): string {
       return `#${e.attempt} → node ${e.node ?? '—'} (map epoch ${e.epoch})`;
     case 'attempt.end':
       return `#${e.attempt} node ${e.node ?? '—'} ${e.latencyMs.toFixed(1)} ms`;
+    case 'attempt.ask':
+      return `ASK: node ${e.node} → node ${e.to} (seg ${e.segment})`;
     case 'backoff':
       return `after #${e.attempt}: sleep ${e.delayMs.toFixed(0)} ms`;
     case 'refresh.request':
