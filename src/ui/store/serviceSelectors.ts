@@ -104,7 +104,7 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
     return {
       state: 'recovering',
       label: 'recovering',
-      text: `Recovering from the ${describeFault(open)}${since}: ${served} again; the fault's card closes after 3 s without a failing attempt, stall or rejection.`,
+      text: `Recovering from the ${describeFault(open)},${since}: ${served} again; the fault's card closes after 3 s without a failing attempt, stall or rejection.`,
     };
   }
   return {
