@@ -50,8 +50,8 @@ interface OutageFigures {
 
 /** widths the first screen is checked at, and the viewport height each is seen with */
 const SCREENS = [
-  { width: 1280, height: 800 },
   { width: 1920, height: 1080 },
+  { width: 1280, height: 800 },
 ] as const;
 
 /**

@@ -27,6 +27,8 @@ describe('the first screen', () => {
     ]);
     await d.waitForText(d.page.locator('.control-bar .state'), /^not started$/);
     await expect(d.page.locator('.rec-dot.on').count()).resolves.toBe(0);
+    await d.waitForText(d.page.locator('.recording .rec-text'), /^not recording yet/);
+    await expect(d.kpi('ops / s served').locator('xpath=following-sibling::dd').textContent()).resolves.toBe('real answers · not started');
 
     await d.start();
     await d.until(() => d.statusLine().getAttribute('data-state'), (v) => v === 'healthy', 20_000, 'the status line to say running healthy');

@@ -28,6 +28,7 @@ interface Tile {
 
 interface Instant {
   readonly running: boolean;
+  readonly everStarted: boolean;
   readonly clientConfig: ClientConfig;
   readonly workload: WorkloadConfig;
   readonly version: number;
@@ -51,7 +52,7 @@ async function readInstant(d: DashboardPage): Promise<Instant> {
     ({ metrics, widths, tail }) => {
       const lab = (window as unknown as { __zarisLab: { store: { getState(): Record<string, unknown> } } }).__zarisLab;
       const s = lab.store.getState() as {
-        running: boolean; clientConfig: unknown; workload: unknown;
+        running: boolean; everStarted: boolean; clientConfig: unknown; workload: unknown;
         snapshot: { version: number; parkedNow: unknown; stalledNow: number; window: { firstBucket: number; length: number; cols: Record<string, Float64Array> } };
       };
       const w = s.snapshot.window;
@@ -61,7 +62,7 @@ async function readInstant(d: DashboardPage): Promise<Instant> {
       const el = document.querySelector('.kpis');
       const gauge = document.querySelector('.gauge-now');
       return {
-        running: s.running, clientConfig: s.clientConfig, workload: s.workload,
+        running: s.running, everStarted: s.everStarted, clientConfig: s.clientConfig, workload: s.workload,
         version: s.snapshot.version, parkedNow: s.snapshot.parkedNow, stalledNow: s.snapshot.stalledNow,
         firstBucket: w.firstBucket + from, length: w.length - from, cols,
         dom: {
@@ -96,6 +97,7 @@ export function expectedTiles(i: Instant): Kpi[] {
     ceiling: selectDebounceCeiling(c.refreshDebounceMs, c.bugs.noRefreshDebounce),
     stale: 0,
     poolSize: selectPoolSize(i.workload),
+    stopped: i.everStarted ? 'paused' : 'not started',
   }).filter((k) => !NOT_COMPARED.has(k.label));
 }
 

@@ -25,15 +25,18 @@ const SERVICE_TONE = { idle: undefined, healthy: 'ok', degraded: 'warn', notServ
 const pct = (share: number | null) => (share === null ? '—' : `${share >= 0.999 && share < 1 ? '99.9' : +(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`);
 
 /** the tiles for a headline (pure: the e2e tests compare the DOM with it) */
-export function headlineKpis(h: Headline, extra: { readonly ceiling: number | null; readonly stale: number; readonly poolSize: number }): Kpi[] {
-  const win = h.running ? HEADLINE_WINDOW_LABEL : 'paused';
+export function headlineKpis(
+  h: Headline,
+  extra: { readonly ceiling: number | null; readonly stale: number; readonly poolSize: number; /** what a stopped workload is called (default "paused") */ readonly stopped?: 'paused' | 'not started' },
+): Kpi[] {
+  const win = h.running ? HEADLINE_WINDOW_LABEL : (extra.stopped ?? 'paused');
   const rate = (v: number) => formatNumber(v);
   const tone = SERVICE_TONE[h.service.verdict];
   return [
     {
       label: 'served',
       value: pct(h.service.share),
-      caption: h.running ? `of demand · ${win}` : 'paused · nothing asked',
+      caption: h.running ? `of demand · ${win}` : `${win} · nothing asked`,
       ...(tone !== undefined ? { tone } : {}),
     },
     { label: 'ops / s served', value: rate(h.servedPerSec), caption: `real answers · ${win}` },
@@ -69,12 +72,13 @@ export function headlineKpis(h: Headline, extra: { readonly ceiling: number | nu
 
 /** the headline KPIs of the dashboard store in context; `live`: the rates follow Pause */
 export function useHeadlineKpis(live: boolean): { kpis: Kpi[]; version: number } {
-  const { config, snap, cluster, client, running, workload } = useDashboard(
-    useShallow((s) => ({ config: s.clientConfig, snap: s.snapshot, cluster: s.cluster, client: s.client, running: s.running, workload: s.workload })),
+  const { config, snap, cluster, client, running, everStarted, workload } = useDashboard(
+    useShallow((s) => ({ config: s.clientConfig, snap: s.snapshot, cluster: s.cluster, client: s.client, running: s.running, everStarted: s.everStarted, workload: s.workload })),
   );
   const h = useMemo(() => selectHeadline(snap, live ? running : true), [snap, live, running]);
   const ceiling = selectDebounceCeiling(config.refreshDebounceMs, config.bugs.noRefreshDebounce);
-  return { kpis: headlineKpis(h, { ceiling, stale: selectStaleCount(cluster, client), poolSize: selectPoolSize(workload) }), version: snap.version };
+  const stopped = live && !everStarted ? ('not started' as const) : ('paused' as const);
+  return { kpis: headlineKpis(h, { ceiling, stale: selectStaleCount(cluster, client), poolSize: selectPoolSize(workload), stopped }), version: snap.version };
 }
 
 /** the headline KPIs as the headers show them */

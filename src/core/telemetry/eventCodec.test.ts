@@ -14,7 +14,7 @@ function churnEvents(): ZarisEvent[] {
     cluster: { nodes: 3, segments: 16, replicas: 1, failureTimeoutMs: 800, heartbeatMs: 200, handoffMs: 100 },
     client: { refreshWaitBudgetMs: 1, operationTimeoutMs: 'infinite' },
     // the open loop's tiny pool turns arrivals away (arrival.rejected)
-    workload: { concurrency: 8, ratePerSec: 100, maxInFlight: 1, keys: 50, mix: { get: 0.3, put: 0.3, delete: 0.1, cas: 0.2, createOnce: 0.1 } },
+    workload: { concurrency: 8, ratePerSec: 20, maxInFlight: 1, keys: 50, mix: { get: 0.3, put: 0.3, delete: 0.1, cas: 0.2, createOnce: 0.1 } },
     faults: [
       { atMs: 500, action: 'failover', node: 1 },
       { atMs: 1500, action: 'scaleOut' },

@@ -16,6 +16,7 @@ export function LiveRecordingBar({ app, live }: { app: AppStore; live: LiveHandl
   useStore(live.store, (s) => s.faultMarkers.length);
   const sessionId = useStore(live.store, (s) => s.session.id);
   const running = useStore(live.store, (s) => s.running);
+  const everStarted = useStore(live.store, (s) => s.everStarted);
   const [error, setError] = useState<string | null>(null);
   const rec = live.recording;
   const faults = rec.recordedFaults.length;
@@ -36,7 +37,7 @@ export function LiveRecordingBar({ app, live }: { app: AppStore; live: LiveHandl
     <div className="recording" role="group" aria-label="Session recording" data-session={sessionId}>
       <span className={`rec-dot ${running ? 'on' : ''}`} aria-hidden="true" />
       <span className="rec-text">
-        {running ? 'recording' : 'recording paused'} · {faults} fault{faults === 1 ? '' : 's'}
+        {running ? 'recording' : everStarted ? 'recording paused' : 'not recording yet'} · {faults} fault{faults === 1 ? '' : 's'}
         {rec.changes.length > 0 ? ` · ${rec.changes.length} control change${rec.changes.length === 1 ? '' : 's'}` : ''}
       </span>
       <button

@@ -93,9 +93,9 @@ describe('what you are seeing', () => {
     expect(selectSessionState({ ...base, evidence: [evidence()], headline: headline() }).state).toBe('recovering');
     expect(selectSessionState({ ...base, evidence: [evidence({ settledT: 8_000 })], headline: headline() }).state).toBe('healthy');
     const storm = headline({ servedPerSec: 500, rejectedPerSec: 4500, stalled: 2048, inFlight: 2048, service: { verdict: 'notServing', share: 0.07 } });
-    const line = selectSessionState({ ...base, evidence: [evidence({ overBudget: 2048 })], headline: storm });
+    const line = selectSessionState({ ...base, evidence: [evidence({ overBudget: 2048, healthyLostMs: 1700 })], headline: storm });
     expect(line.state).toBe('storm');
-    expect(line.text).toContain('2,048 operations stalled > 1 s hold 100 % of the request pool (2,048 slots)');
+    expect(line.text).toContain('2,048 operations stalled > 1 s hold 100 % of the request pool (2,048 slots); 4.5k arrivals/s turned away; healthy segments starved for 1.7 s so far.');
     expect(line.text).toContain('Cause: 10 attempts and 8 refresh requests per failing op, 2,048 ops past their attempt budget.');
     expect(selectSessionState({ ...base, headline: headline({ running: false }) }).state).toBe('paused');
   });

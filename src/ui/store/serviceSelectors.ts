@@ -88,7 +88,7 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
     const why = [
       `${formatCount(h.stalled)} operations stalled > ${formatSeconds(STALL_THRESHOLD_MS)} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.inFlight / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`,
       h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null,
-      'healthy segments starved',
+      open !== null && open.healthyLostMs > 0 ? `healthy segments starved for ${formatSeconds(open.healthyLostMs)} so far` : null,
     ].filter(Boolean);
     const amp = open !== null ? amplification(open) : null;
     return {
@@ -106,7 +106,7 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
     return {
       state: 'recovering',
       label: 'recovering',
-      text: `Recovering from the ${describeFault(open)}${since}: ${served} again; the fault's card closes after 3 s without a failing attempt, stall or rejection.`,
+      text: `Recovering from the ${describeFault(open)},${since}: ${served} again; the fault's card closes after 3 s without a failing attempt, stall or rejection.`,
     };
   }
   return {

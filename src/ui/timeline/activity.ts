@@ -3,6 +3,7 @@
  * answered, folded from the columnar batches without decoding them. Bounded:
  * at most MAX_BUCKETS buckets; a longer run doubles the bucket width.
  */
+import { SERVED_OUTCOMES } from '../../core/domain/service';
 import { KV_STATUSES, OUTCOME_CODE, TRANSPORT_ERRORS } from '../../core/domain/status';
 import { EVENT_TYPES } from '../../core/telemetry/events';
 import type { EventBatch } from '../../core/telemetry/eventCodec';
@@ -13,7 +14,7 @@ export const ACTIVITY_CLASSES = ['answered', 'retryable', 'transport'] as const;
 export type ActivityClass = (typeof ACTIVITY_CLASSES)[number];
 
 const ATTEMPT_END = EVENT_TYPES.indexOf('attempt.end');
-const ANSWERED = new Set<number>((['Ok', 'NotFound', 'Conflict'] as const).map((s) => OUTCOME_CODE[s]));
+const ANSWERED = new Set<number>(SERVED_OUTCOMES.map((s) => OUTCOME_CODE[s]));
 const TRANSPORT = new Set<number>(TRANSPORT_ERRORS.map((s) => OUTCOME_CODE[s]));
 const RETRYABLE = new Set<number>(KV_STATUSES.map((s) => OUTCOME_CODE[s]).filter((c) => !ANSWERED.has(c)));
 
