@@ -11,7 +11,7 @@ const base = { name: 'x', seed: 1, durationMs: 5000, cluster: { nodes: 3, replic
 describe('faults on a real Redis Cluster', () => {
   it('the registry holds the actions Redis can do; the rest are refused in one line naming them and the allowed ones', () => {
     expect(REAL_FAULT_ACTIONS).toEqual(['failover', 'hang', 'resume', 'failback', 'scaleOut']);
-    expect(FAULT_ACTIONS.filter((a) => !REAL_FAULT_ACTIONS.includes(a))).toEqual(['slow', 'lostAck']);
+    expect(FAULT_ACTIONS.filter((a) => !REAL_FAULT_ACTIONS.includes(a))).toEqual(['slow', 'lostAck', 'partition', 'garble']);
     expect(() => checkRealFaults([{ action: 'failover' }, { action: 'lostAck' }, { action: 'slow' }, { action: 'slow' }])).toThrow(
       new EngineInputError('faults: lostAck, slow cannot be done on a real Redis Cluster (allowed with --engine redis: failover, hang, resume, failback, scaleOut)'),
     );

@@ -1,7 +1,7 @@
 /**
  * The faults a real Redis Cluster can be given, one entry per action (the
  * registry the CLI's validation and the engine's `fault()` share). Actions
- * without a real equivalent (`slow`, `lostAck`) are refused before anything
+ * without a real equivalent (`slow`, `lostAck`, `partition`, `garble`) are refused before anything
  * starts, with one line naming them and the allowed ones.
  */
 import type { FaultCommand, FaultSpec } from '../../core/cluster/faults';

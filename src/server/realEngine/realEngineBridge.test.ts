@@ -214,7 +214,7 @@ describe('the real-engine bridge', () => {
     const status = realEngineStatusSchema.parse(await res.json());
     expect(status.available).toBe(true);
     expect(status.faults.map((f) => f.action)).toEqual(['failover', 'scaleOut', 'failback', 'hang', 'resume']);
-    expect(status.unsupported.map((f) => f.action)).toEqual(['slow', 'lostAck']);
+    expect(status.unsupported.map((f) => f.action)).toEqual(['slow', 'lostAck', 'partition', 'garble']);
     expect(status.presets).toContain('steady');
     expect(status.presets).not.toContain('lost-ack');
     const cross = await fetch(`${origin()}${REAL_ENGINE_STATUS_PATH}`, { headers: { 'Sec-Fetch-Site': 'cross-site' } });

@@ -47,6 +47,8 @@ import type { HostCommand, HostMessage } from './hostProtocol.ts';
 const WHY_NOT: Readonly<Partial<Record<FaultAction, string>>> = {
   slow: 'the real engine cannot slow a loopback link (Redis has no such knob)',
   lostAck: 'the real engine cannot make Redis drop an acknowledged write on purpose',
+  partition: 'the real engine has no proxy between the client and a node to drop one direction of a link',
+  garble: 'the real engine has no proxy between the client and a node to corrupt its replies',
 };
 
 /** the engine host as the bridge drives it (a child process; a fake in tests) */
