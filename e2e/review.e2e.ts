@@ -244,7 +244,9 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     expect(await page.locator('#verdict .verdict').innerText()).toMatch(/^A \(fixed client.*\) served users better than B/);
     expect(await page.locator('#delta tr[data-metric=notServedOps]').getAttribute('data-win')).toBe('a');
     expect(await page.locator('#delta tr[data-metric]').count()).toBeGreaterThanOrEqual(10);
-    expect(await page.locator('#invariants tbody tr').count()).toBe(4);
+    // the four per-operation invariants and, for an engine run, the availability rule
+    expect(await page.locator('#invariants tbody tr').count()).toBe(5);
+    expect(await page.locator('#invariants').innerText()).toContain('replicatedSegmentsAvailable');
     expect(await page.locator('#invariants').innerText()).toContain('violated — bug toggle on');
     const svgs = await page.locator('#charts figure > svg').count();
     expect(svgs).toBe(3);
