@@ -4,44 +4,16 @@
  * re-import, a shared link reproducing the view, and a bad link degrading
  * gracefully.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { pngSize, ReplayPage } from './pages/replay.page';
-import { launchBrowser } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { pngSize } from './pages/replay.page';
+import { useReplayPages } from './support/replayFixture';
 
 const ARTEFACTS = join(process.cwd(), 'test-results', 'e2e');
 
 describe('replay, compare and exports', () => {
-  let browser: Browser | null = null;
-  let context: BrowserContext | null = null;
-  const pages: ReplayPage[] = [];
-
-  const open = async (search: string): Promise<ReplayPage> => {
-    if (context === null) throw new Error('the browser did not start');
-    const p = await ReplayPage.create(context);
-    pages.push(p);
-    await p.goto(search);
-    return p;
-  };
-
-  beforeAll(async () => {
-    ({ browser, context } = await launchBrowser());
-    mkdirSync(ARTEFACTS, { recursive: true });
-  });
-
-  afterEach(async () => {
-    const open = pages.splice(0);
-    const problems = open.flatMap((p) => p.problems);
-    for (const p of open) await p.close();
-    expect(problems, 'console errors, page errors or failed requests').toEqual([]);
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close().catch(() => undefined);
-  });
+  const { open } = useReplayPages(ARTEFACTS);
 
   it('compares the refresh storm: the bug-on side exceeds the attempt budget, the fixed side does not', async () => {
     const p = await open('?preset=refresh-storm&view=compare');

@@ -6,13 +6,12 @@
  * story (operations in flight beyond their attempt budget), whose refresh
  * numbers are the refresh lane's. Screenshots at 1280 and 1920 px.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { findPreset } from '../src/core/sim/presets';
-import { ReplayPage } from './pages/replay.page';
-import { launchBrowser } from './support/browser';
+import { useReplayPages } from './support/replayFixture';
 
 const ARTEFACTS = join(process.cwd(), 'test-results', 'e2e');
 
@@ -48,34 +47,7 @@ async function storeState(page: Page) {
 }
 
 describe('replay: record once, seek anywhere, one story', () => {
-  let browser: Browser | null = null;
-  let context: BrowserContext | null = null;
-  const pages: ReplayPage[] = [];
-
-  const open = async (search: string, viewport?: { width: number; height: number }): Promise<ReplayPage> => {
-    if (context === null) throw new Error('the browser did not start');
-    const p = await ReplayPage.create(context, viewport);
-    pages.push(p);
-    await p.goto(search);
-    return p;
-  };
-
-  beforeAll(async () => {
-    ({ browser, context } = await launchBrowser());
-    mkdirSync(ARTEFACTS, { recursive: true });
-  });
-
-  afterEach(async () => {
-    const open = pages.splice(0);
-    const problems = open.flatMap((p) => p.problems);
-    for (const p of open) await p.close();
-    expect(problems, 'console errors, page errors or failed requests').toEqual([]);
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close().catch(() => undefined);
-  });
+  const { open } = useReplayPages(ARTEFACTS);
 
   it('a backward seek on a long recorded run: the cursor and every panel at the new time, as a page opened there shows them', async () => {
     const storm = findPreset('refresh-storm');

@@ -6,16 +6,16 @@
  * blocked, an imported NDJSON file rebuilds the cluster view, and a partly
  * bad link names what it dropped and applies the rest.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { runScenario } from '../src/core/sim/runScenario';
 import { loadScenario } from '../src/core/sim/scenario';
 import { shortenedPreset } from '../src/core/sim/testkit/presetInputs';
 import { toNdjsonLine } from '../src/core/telemetry/ndjson';
-import { pngSize, ReplayPage, type Saved } from './pages/replay.page';
-import { launchBrowser } from './support/browser';
+import type { ReplayPage} from './pages/replay.page';
+import { pngSize, type Saved } from './pages/replay.page';
+import { useReplayPages } from './support/replayFixture';
 
 const ARTEFACTS = join(process.cwd(), 'test-results', 'e2e');
 
@@ -56,39 +56,7 @@ async function svgCounts(p: ReplayPage, svg: string): Promise<SvgCounts> {
 }
 
 describe('design reviews: compare, vector exports, report, imports, links', () => {
-  let browser: Browser | null = null;
-  let context: BrowserContext | null = null;
-  const pages: ReplayPage[] = [];
-
-  const open = async (search: string, viewport?: { width: number; height: number }): Promise<ReplayPage> => {
-    if (context === null) throw new Error('the browser did not start');
-    const p = await ReplayPage.create(context, viewport);
-    pages.push(p);
-    await p.goto(search);
-    return p;
-  };
-
-  beforeAll(async () => {
-    ({ browser, context } = await launchBrowser());
-    mkdirSync(ARTEFACTS, { recursive: true });
-  });
-
-  afterEach(async (ctx) => {
-    const open = pages.splice(0);
-    const problems = open.flatMap((p) => p.problems);
-    const failed = ctx.task.result?.state === 'fail';
-    for (const [i, p] of open.entries()) {
-      // a failed test leaves its pages as artefacts
-      if (failed && !p.page.isClosed()) await p.page.screenshot({ path: join(ARTEFACTS, `FAILED-review-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 50)}-${i}.png`) }).catch(() => undefined);
-      await p.close();
-    }
-    expect(problems, 'console errors, page errors or failed requests').toEqual([]);
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close().catch(() => undefined);
-  });
+  const { open, context: browserContext } = useReplayPages(ARTEFACTS);
 
   it('failover, storm off (A) vs on (B): service rows lead, coloured by direction, and the fixed client is shown serving users better', async () => {
     const p = await open('?preset=failover&view=compare', { width: 1280, height: 3600 });
@@ -198,8 +166,7 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     expect(tlc.text).toBeGreaterThan(5);
 
     // the file as a browser opens it: shapes and text, nothing missing
-    if (context === null) throw new Error('no browser');
-    const viewer = await context.newPage();
+    const viewer = await browserContext().newPage();
     await viewer.setViewportSize({ width: 1700, height: 1400 });
     for (const [file, shot] of [
       [charts.path, 'export-compare-charts-svg.png'],
@@ -221,9 +188,8 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     const report = await download(p, () => p.compareView.getByTestId('compare-report').click());
     expect(report.name).toBe('zaris-failover-seed1-review-report.html');
     console.log(`[figure] review report: ${report.bytes.length} bytes`);
-    if (context === null) throw new Error('no browser');
     // a fresh page, every request other than the file itself refused
-    const page = await context.newPage();
+    const page = await browserContext().newPage();
     await page.setViewportSize({ width: 1400, height: 1000 });
     const requested: string[] = [];
     await page.route('**/*', (route) => {
