@@ -4,7 +4,7 @@
  * both shells: the simulated network (`sim/simNetwork.ts`) and the live node
  * worker (`workers/node.worker.ts`) keep one {@link LinkFaults} per node,
  * set it from the same fault commands and ask it the same questions, with a
- * seeded RNG (never Math.random). Times are the shell's ms (virtual or wall).
+ * seeded RNG stream (no unseeded randomness). Times are the shell's ms (virtual or wall).
  */
 import type { Rng } from '../rng';
 

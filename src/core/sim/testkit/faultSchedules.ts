@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { BUG_TOGGLES, type BugToggles } from '../../client/config';
 import { FAULT_ACTIONS, type FaultAction } from '../../telemetry/events';
+import type { OpMix, WorkloadConfig } from '../workloadConfig';
 
 export interface GeneratedFault {
   readonly atMs: number;
@@ -48,25 +49,11 @@ export interface GeneratedScenario {
   readonly changes?: readonly GeneratedChange[];
 }
 
-export interface GeneratedMix {
-  readonly get: number;
-  readonly put: number;
-  readonly delete: number;
-  readonly cas: number;
-  readonly createOnce: number;
-}
+/** a drawn operation mix: the scenario's own shape */
+export type GeneratedMix = OpMix;
 
-export interface GeneratedWorkload {
-  readonly concurrency: number;
-  readonly thinkMs: number;
-  /** open-loop arrivals per second (0: closed loop only) */
-  readonly ratePerSec: number;
-  readonly maxInFlight: number;
-  readonly keys: number;
-  readonly distribution: 'uniform' | 'zipf';
-  readonly zipfExponent: number;
-  readonly mix: GeneratedMix;
-}
+/** a drawn workload: the scenario's workload fields the generators set */
+export type GeneratedWorkload = Pick<WorkloadConfig, 'concurrency' | 'thinkMs' | 'ratePerSec' | 'maxInFlight' | 'keys' | 'distribution' | 'zipfExponent' | 'mix'>;
 
 /** one entry of a generated configuration schedule */
 export interface GeneratedChange {
