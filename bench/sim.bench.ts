@@ -101,8 +101,8 @@ function fingerprint(engine: SimEngine): string {
     h = Math.imul(h ^ (x | 0), 0x01000193);
     h = Math.imul(h ^ Math.floor(x / 2 ** 32), 0x01000193);
   };
-  engine.state.data.forEach((segments, node) =>
-    segments.forEach((store, segment) => {
+  engine.state.nodes.forEach(({ id: node }) =>
+    engine.cluster.node(node).stores.forEach((store, segment) => {
       for (const [key, entry] of store) {
         mix(node);
         mix(segment);

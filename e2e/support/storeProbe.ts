@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { ClientConfig } from '../../src/core/client/config';
-import type { NodeStatus, SegmentPhase } from '../../src/core/cluster/clusterState';
+import type { NodeStatus, SegmentPhase } from '../../src/core/cluster/controlState';
 import { OUTCOMES, type Outcome } from '../../src/core/domain/status';
 import type { InvariantReport } from '../../src/core/sim/invariants';
 import type { WorkloadConfig } from '../../src/core/sim/workloadConfig';

@@ -13,9 +13,8 @@ import { Rng } from '../rng';
 import { Recorder } from '../sim/testkit/recorder';
 import { VirtualScheduler } from '../time/virtualScheduler';
 import { DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from './clusterConfig';
-import { ClusterState } from './clusterState';
-import { ControlPlane } from './controlPlane';
-import { serveData } from './dataPath';
+import { SimCluster } from '../sim/simCluster';
+import { SimControl } from '../sim/simControl';
 import type { FaultCommand } from './faults';
 import { linkLatencyMs } from './linkFaults';
 
@@ -23,31 +22,32 @@ const HB = DEFAULT_CLUSTER_CONFIG.heartbeatMs;
 const TIMEOUT = DEFAULT_CLUSTER_CONFIG.failureTimeoutMs;
 
 function setup(config: Partial<ClusterConfig> = {}, seed = 1) {
-  const state = new ClusterState({ ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 8, replicas: 1, ...config });
+  const cluster = new SimCluster({ ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 8, replicas: 1, ...config });
+  const state = cluster.control;
   const sched = new VirtualScheduler();
   const rec = new Recorder();
   // the engine hands the control plane a derived stream; do the same so heartbeat phases vary with the seed
-  const cp = new ControlPlane(state, sched, Rng.seeded(seed).stream(2), rec);
+  const cp = new SimControl(cluster, sched, Rng.seeded(seed).stream(2), rec);
   const at = (t: number, f: FaultCommand): void => {
     sched.advanceTo(t);
     cp.apply(f);
   };
-  return { state, sched, rec, cp, at };
+  return { cluster, state, sched, rec, cp, at };
 }
 
 let nextOp = 1;
-function ask(state: ClusterState, node: NodeId, segment: number, kind: OpKind, key = 'probe') {
-  const req: DataRequest = { type: 'data', kind, key, segment, epoch: state.epoch, op: nextOp++, value: kind === 'put' ? 'p' : undefined };
-  return serveData(state, node, req);
+function ask(cluster: SimCluster, node: NodeId, segment: number, kind: OpKind, key = 'probe') {
+  const req: DataRequest = { type: 'data', kind, key, segment, epoch: cluster.control.epoch, op: nextOp++, value: kind === 'put' ? 'p' : undefined };
+  return cluster.serve(node, req);
 }
 
 /** writes `n` keys into segment `s` through its owner (replicated synchronously) */
-function fill(state: ClusterState, s: number, n: number, prefix = 'k'): void {
-  const owner = state.segment(s).owner;
-  for (let i = 0; i < n; i++) expect(ask(state, owner, s, 'put', `${prefix}${s}.${i}`).status).toBe(KvStatus.Ok);
+function fill(cluster: SimCluster, s: number, n: number, prefix = 'k'): void {
+  const owner = cluster.control.segment(s).owner;
+  for (let i = 0; i < n; i++) expect(ask(cluster, owner, s, 'put', `${prefix}${s}.${i}`).status).toBe(KvStatus.Ok);
 }
 
-function owners(state: ClusterState): number[] {
+function owners(state: SimCluster['control']): number[] {
   return state.segments.map((s) => s.owner);
 }
 
@@ -75,7 +75,7 @@ describe('failover', () => {
   });
 
   it('after detection, replicas are promoted: owner changes, epoch rises, topology nodeDown + promoted', () => {
-    const { state, sched, rec, at } = setup();
+    const { cluster, state, sched, rec, at } = setup();
     at(1000, { action: 'failover', node: 1 });
     sched.runUntilIdle();
     const down = rec.topology('nodeDown');
@@ -94,30 +94,30 @@ describe('failover', () => {
     expect(state.epoch).toBe(2);
     expect(state.map()).toMatchObject({ epoch: 2, owners: [0, 2, 2, 0, 2, 2, 0, 2], nodes: [0, 2] });
     // promoted owners serve the data the crashed owner acknowledged
-    expect(ask(state, 2, 1, 'put').status).toBe(KvStatus.Ok);
-    expect(ask(state, 0, 1, 'get').status).toBe(KvStatus.Moved);
+    expect(ask(cluster, 2, 1, 'put').status).toBe(KvStatus.Ok);
+    expect(ask(cluster, 0, 1, 'get').status).toBe(KvStatus.Moved);
   });
 
   it('acknowledged writes survive the failover (the promoted replica holds them)', () => {
-    const { state, sched, at } = setup();
-    for (const s of [1, 4, 7]) fill(state, s, 5);
+    const { cluster, state, sched, at } = setup();
+    for (const s of [1, 4, 7]) fill(cluster, s, 5);
     at(10, { action: 'failover', node: 1 });
     sched.runUntilIdle();
     for (const s of [1, 4, 7]) {
       expect(state.segment(s).owner).toBe(2);
-      for (let i = 0; i < 5; i++) expect(ask(state, 2, s, 'get', `k${s}.${i}`)).toEqual({ status: KvStatus.Ok, value: 'p', version: 1 });
+      for (let i = 0; i < 5; i++) expect(ask(cluster, 2, s, 'get', `k${s}.${i}`)).toEqual({ status: KvStatus.Ok, value: 'p', version: 1 });
     }
   });
 
   it('segments with no live replica become NO_OWNER (topology unavailable), remembering their last owner', () => {
-    const { state, sched, rec, at } = setup({ replicas: 0 });
+    const { cluster, state, sched, rec, at } = setup({ replicas: 0 });
     at(1000, { action: 'failover', node: 1 });
     sched.runUntilIdle();
     expect(rec.topology('promoted')).toEqual([]);
     expect(rec.topology('unavailable')).toMatchObject([{ node: 1, segments: [1, 4, 7], epoch: 2 }]);
     for (const s of [1, 4, 7]) {
       expect(state.segment(s)).toMatchObject({ owner: NO_OWNER, lastOwner: 1, phase: 'stable' });
-      expect(ask(state, 0, s, 'get').status).toBe(KvStatus.Unavailable);
+      expect(ask(cluster, 0, s, 'get').status).toBe(KvStatus.Unavailable);
     }
     expect(state.map().owners).toEqual([0, NO_OWNER, 2, 0, NO_OWNER, 2, 0, NO_OWNER]);
   });
@@ -172,7 +172,7 @@ describe('hang', () => {
   });
 
   it('resume before detection keeps ownership: no nodeDown, epoch unchanged, node up again', () => {
-    const { state, sched, rec, at } = setup();
+    const { cluster, state, sched, rec, at } = setup();
     at(1000, { action: 'hang', node: 1 });
     at(2000, { action: 'resume', node: 1 });
     expect(state.node(1).status).toBe('up');
@@ -181,7 +181,7 @@ describe('hang', () => {
     expect(rec.topology('nodeDown')).toEqual([]);
     expect(owners(state)).toEqual([0, 1, 2, 0, 1, 2, 0, 1]);
     expect(state.epoch).toBe(1);
-    expect(ask(state, 1, 1, 'put').status).toBe(KvStatus.Ok);
+    expect(ask(cluster, 1, 1, 'put').status).toBe(KvStatus.Ok);
   });
 
   it('a hang with durationMs shorter than detection resumes by itself and keeps ownership', () => {
@@ -267,8 +267,8 @@ describe('scale-out', () => {
 
   it('each planned segment migrates (writes answer Migrating) for migrationBaseMs + keys × migrationMsPerKey, then the new node owns it, the old replica stays and the old owner answers Moved', () => {
     const cfg = { migrationBaseMs: 200, migrationMsPerKey: 0.5 };
-    const { state, sched, rec, at } = setup(cfg);
-    for (let s = 0; s < 8; s++) fill(state, s, (s + 1) * 10);
+    const { cluster, state, sched, rec, at } = setup(cfg);
+    for (let s = 0; s < 8; s++) fill(cluster, s, (s + 1) * 10);
     const before = state.segments.map((s) => ({ ...s, replicas: [...s.replicas] }));
     at(1000, { action: 'scaleOut' });
     const joiner = 3;
@@ -290,33 +290,34 @@ describe('scale-out', () => {
       // inside the window
       sched.advanceTo(t0 + window - 0.001);
       expect(state.segment(s)).toMatchObject({ phase: 'migrating', owner: source });
-      expect(ask(state, source, s, 'put').status).toBe(KvStatus.Migrating);
-      expect(ask(state, source, s, 'delete', `k${s}.0`).status).toBe(KvStatus.Migrating);
-      expect(ask(state, source, s, 'get', `k${s}.0`).status).toBe(KvStatus.Ok);
-      expect(ask(state, joiner, s, 'get').status).toBe(KvStatus.Moved);
+      expect(ask(cluster, source, s, 'put').status).toBe(KvStatus.Migrating);
+      expect(ask(cluster, source, s, 'delete', `k${s}.0`).status).toBe(KvStatus.Migrating);
+      expect(ask(cluster, source, s, 'get', `k${s}.0`).status).toBe(KvStatus.Ok);
+      expect(ask(cluster, joiner, s, 'get').status).toBe(KvStatus.Moved);
       // at the end of the window the source is fenced (OwnershipChanging, reads too) while its final
       // state travels (one replication round trip); then ownership flips
       sched.advanceTo(t0 + window);
-      expect(state.segment(s)).toMatchObject({ phase: 'migrating', owner: source, fenced: true });
-      expect(ask(state, source, s, 'put').status).toBe(KvStatus.OwnershipChanging);
-      expect(ask(state, source, s, 'get', `k${s}.0`).status).toBe(KvStatus.OwnershipChanging);
+      expect(state.segment(s)).toMatchObject({ phase: 'migrating', owner: source });
+      expect(cluster.node(source).fenced[s]).toBe(1);
+      expect(ask(cluster, source, s, 'put').status).toBe(KvStatus.OwnershipChanging);
+      expect(ask(cluster, source, s, 'get', `k${s}.0`).status).toBe(KvStatus.OwnershipChanging);
       const rt = DEFAULT_CLUSTER_CONFIG.replicationMs;
       sched.advanceTo(t0 + window + rt);
       const end = rec.topology('migrationEnd').find((e) => e.segments.includes(s));
       expect(end?.t).toBe(t0 + window + rt);
-      expect(state.segment(s).fenced).toBe(false);
+      expect(cluster.node(source).fenced[s]).toBe(0);
       const replica = before[s]?.replicas[0] as number;
       expect(state.segment(s)).toMatchObject({ phase: 'stable', owner: joiner, preferred: joiner, replicas: [replica] });
-      expect(state.store(joiner, s)).toEqual(state.store(source, s));
-      expect(state.keyCount(joiner, s)).toBe((s + 1) * 10);
-      expect(ask(state, joiner, s, 'put').status).toBe(KvStatus.Ok);
+      expect(cluster.store(joiner, s)).toEqual(cluster.store(source, s));
+      expect(cluster.keyCount(joiner, s)).toBe((s + 1) * 10);
+      expect(ask(cluster, joiner, s, 'put').status).toBe(KvStatus.Ok);
       // SPEC §3/§4: the old owner no longer holds the segment (settled → Moved);
       // the in-sync replica stays one (ReplicaWriteRejected, reads served)
-      expect(ask(state, source, s, 'put').status).toBe(KvStatus.Moved);
-      expect(ask(state, source, s, 'get', `k${s}.1`).status).toBe(KvStatus.Moved);
-      expect(ask(state, replica, s, 'put').status).toBe(KvStatus.ReplicaWriteRejected);
-      expect(ask(state, replica, s, 'get', `k${s}.1`).status).toBe(KvStatus.Ok);
-      expect(ask(state, other, s, 'get').status).toBe(KvStatus.Moved);
+      expect(ask(cluster, source, s, 'put').status).toBe(KvStatus.Moved);
+      expect(ask(cluster, source, s, 'get', `k${s}.1`).status).toBe(KvStatus.Moved);
+      expect(ask(cluster, replica, s, 'put').status).toBe(KvStatus.ReplicaWriteRejected);
+      expect(ask(cluster, replica, s, 'get', `k${s}.1`).status).toBe(KvStatus.Ok);
+      expect(ask(cluster, other, s, 'get').status).toBe(KvStatus.Moved);
     }
     sched.runUntilIdle();
     expect(state.node(joiner).status).toBe('up');
@@ -327,7 +328,7 @@ describe('scale-out', () => {
   });
 
   it('a segment whose replica was lost keeps the old owner as its replica (it is the only other copy)', () => {
-    const { state, sched, rec, at } = setup({ migrationBaseMs: 1_000 });
+    const { cluster, state, sched, rec, at } = setup({ migrationBaseMs: 1_000 });
     at(0, { action: 'scaleOut' });
     const s = (rec.of('fault')[0]?.segments ?? [])[0] as number;
     const source = state.segment(s).owner;
@@ -336,19 +337,19 @@ describe('scale-out', () => {
     void replica;
     sched.runUntilIdle();
     expect(state.segment(s)).toMatchObject({ owner: 3, replicas: [source] });
-    expect(ask(state, source, s, 'put').status).toBe(KvStatus.ReplicaWriteRejected);
+    expect(ask(cluster, source, s, 'put').status).toBe(KvStatus.ReplicaWriteRejected);
   });
 
   it('with replicas 0 the old owner answers Moved after the flip', () => {
-    const { state, sched, rec, at } = setup({ replicas: 0 });
+    const { cluster, state, sched, rec, at } = setup({ replicas: 0 });
     at(0, { action: 'scaleOut' });
     sched.runUntilIdle();
     const plan = rec.of('fault')[0]?.segments ?? [];
     expect(plan.length).toBeGreaterThan(0);
     for (const s of plan) {
       expect(state.segment(s).replicas).toEqual([]);
-      expect(ask(state, s % 3, s, 'put').status).toBe(KvStatus.Moved);
-      expect(ask(state, s % 3, s, 'get').status).toBe(KvStatus.Moved);
+      expect(ask(cluster, s % 3, s, 'put').status).toBe(KvStatus.Moved);
+      expect(ask(cluster, s % 3, s, 'get').status).toBe(KvStatus.Moved);
     }
   });
 
@@ -392,7 +393,7 @@ describe('scale-out', () => {
 describe('failback', () => {
   function failedOver(config: Partial<ClusterConfig> = {}) {
     const env = setup(config);
-    for (let s = 0; s < 8; s++) fill(env.state, s, 4, 'old');
+    for (let s = 0; s < 8; s++) fill(env.cluster, s, 4, 'old');
     env.at(0, { action: 'failover', node: 1 });
     env.sched.runUntil(() => env.rec.topology('nodeDown').length > 0);
     return env;
@@ -400,10 +401,10 @@ describe('failback', () => {
 
   it('the returning node catches up, then takes its segments back through a handoff window (OwnershipChanging), after which the former owner is a replica', () => {
     const cfg = { catchUpBaseMs: 500, catchUpMsPerKey: 2, handoffMs: 300 };
-    const { state, sched, rec, at } = failedOver(cfg);
+    const { cluster, state, sched, rec, at } = failedOver(cfg);
     expect(owners(state)).toEqual([0, 2, 2, 0, 2, 2, 0, 2]);
     // writes while node 1 is away: node 1's copy is stale
-    for (const s of [1, 4, 7]) fill(state, s, 3, 'new');
+    for (const s of [1, 4, 7]) fill(cluster, s, 3, 'new');
     const epoch = state.epoch;
     at(6000, { action: 'failback', node: 1 });
     expect(rec.of('fault').at(-1)).toEqual({ t: 6000, type: 'fault', action: 'failback', node: 1, segments: [1, 4, 7] });
@@ -415,7 +416,7 @@ describe('failback', () => {
     expect(rec.topology('catchUpStart')).toMatchObject([{ t: 6000, node: 1, segments: [0, 1, 3, 4, 6, 7] }]);
     for (const s of [0, 3, 6]) expect(state.segment(s)).toMatchObject({ owner: 0, replicas: [], placement: [0, 1] });
     // during catch-up node 2 still owns them; node 1 is no replica yet
-    expect(ask(state, 1, 1, 'get').status).toBe(KvStatus.Moved);
+    expect(ask(cluster, 1, 1, 'get').status).toBe(KvStatus.Moved);
     const keys = 3 * (4 + 3) + 3 * 4;
     const catchUp = cfg.catchUpBaseMs + keys * cfg.catchUpMsPerKey;
     sched.advanceTo(6000 + catchUp - 0.001);
@@ -426,14 +427,15 @@ describe('failback', () => {
     // back in the replica sets of the segments it is only assigned to (no handback there)
     for (const s of [0, 3, 6]) {
       expect(state.segment(s)).toMatchObject({ owner: 0, replicas: [1], phase: 'stable' });
-      expect(state.store(1, s)).toEqual(state.store(0, s));
+      expect(cluster.store(1, s)).toEqual(cluster.store(0, s));
     }
     // the former owner (node 2) is fenced while its final state travels (one replication round trip)
     expect(rec.topology('handoffStart')).toEqual([]);
     for (const s of [1, 4, 7]) {
-      expect(state.segment(s)).toMatchObject({ owner: 2, phase: 'transitioning', fenced: true });
-      expect(ask(state, 2, s, 'put').status).toBe(KvStatus.OwnershipChanging);
-      expect(ask(state, 2, s, 'get').status).toBe(KvStatus.OwnershipChanging);
+      expect(state.segment(s)).toMatchObject({ owner: 2, phase: 'transitioning' });
+      expect(cluster.node(2).fenced[s]).toBe(1);
+      expect(ask(cluster, 2, s, 'put').status).toBe(KvStatus.OwnershipChanging);
+      expect(ask(cluster, 2, s, 'get').status).toBe(KvStatus.OwnershipChanging);
     }
     const rt = DEFAULT_CLUSTER_CONFIG.replicationMs;
     sched.advanceTo(6000 + catchUp + rt);
@@ -441,15 +443,15 @@ describe('failback', () => {
     expect(state.node(1).status).toBe('up');
     for (const s of [1, 4, 7]) {
       expect(state.segment(s)).toMatchObject({ owner: 1, replicas: [2], phase: 'transitioning' });
-      expect(state.store(1, s)).toEqual(state.store(2, s));
-      expect(state.keyCount(1, s)).toBe(7);
+      expect(cluster.store(1, s)).toEqual(cluster.store(2, s));
+      expect(cluster.keyCount(1, s)).toBe(7);
       // non-owners answer OwnershipChanging, whatever the kind; the new owner serves
       for (const kind of ['get', 'put'] as const) {
-        expect(ask(state, 0, s, kind).status).toBe(KvStatus.OwnershipChanging);
-        expect(ask(state, 2, s, kind).status).toBe(KvStatus.OwnershipChanging);
+        expect(ask(cluster, 0, s, kind).status).toBe(KvStatus.OwnershipChanging);
+        expect(ask(cluster, 2, s, kind).status).toBe(KvStatus.OwnershipChanging);
       }
-      expect(ask(state, 1, s, 'put', `new${s}.0`)).toEqual({ status: KvStatus.Ok, version: 2 });
-      expect(state.store(2, s).get(`new${s}.0`)?.version).toBe(2);
+      expect(ask(cluster, 1, s, 'put', `new${s}.0`)).toEqual({ status: KvStatus.Ok, version: 2 });
+      expect(cluster.store(2, s).get(`new${s}.0`)?.version).toBe(2);
     }
     sched.advanceTo(6000 + catchUp + rt + cfg.handoffMs - 0.001);
     expect(state.segment(1).phase).toBe('transitioning');
@@ -457,22 +459,22 @@ describe('failback', () => {
     expect(rec.topology('handoffEnd')).toMatchObject([{ t: 6000 + catchUp + rt + cfg.handoffMs, segments: [1, 4, 7] }]);
     for (const s of [1, 4, 7]) {
       expect(state.segment(s)).toMatchObject({ owner: 1, replicas: [2], phase: 'stable', preferred: 1 });
-      expect(ask(state, 2, s, 'put').status).toBe(KvStatus.ReplicaWriteRejected);
-      expect(ask(state, 2, s, 'get', `old${s}.0`).status).toBe(KvStatus.Ok);
-      expect(ask(state, 0, s, 'get').status).toBe(KvStatus.Moved);
+      expect(ask(cluster, 2, s, 'put').status).toBe(KvStatus.ReplicaWriteRejected);
+      expect(ask(cluster, 2, s, 'get', `old${s}.0`).status).toBe(KvStatus.Ok);
+      expect(ask(cluster, 0, s, 'get').status).toBe(KvStatus.Moved);
     }
     expect(owners(state)).toEqual([0, 1, 2, 0, 1, 2, 0, 1]);
   });
 
   it('failback of the last owner of NO_OWNER segments reclaims them at once, with their data', () => {
-    const { state, sched, rec, at } = failedOver({ replicas: 0 });
+    const { cluster, state, sched, rec, at } = failedOver({ replicas: 0 });
     for (const s of [1, 4, 7]) expect(state.segment(s).owner).toBe(NO_OWNER);
     const epoch = state.epoch;
     at(6000, { action: 'failback', node: 1 });
     expect(rec.topology('reclaimed')).toMatchObject([{ t: 6000, node: 1, segments: [1, 4, 7], epoch: epoch + 1 }]);
     expect(owners(state)).toEqual([0, 1, 2, 0, 1, 2, 0, 1]);
     expect(state.epoch).toBe(epoch + 1);
-    for (const s of [1, 4, 7]) expect(ask(state, 1, s, 'get', `old${s}.3`)).toEqual({ status: KvStatus.Ok, value: 'p', version: 1 });
+    for (const s of [1, 4, 7]) expect(ask(cluster, 1, s, 'get', `old${s}.3`)).toEqual({ status: KvStatus.Ok, value: 'p', version: 1 });
     sched.runUntilIdle();
     expect(state.node(1).status).toBe('up');
     expect(rec.topology('handoffStart')).toEqual([]);
@@ -511,62 +513,62 @@ describe('failback', () => {
 });
 
 /** the latency factor on node `n`'s link now (linkFaults.ts) */
-function slowAt(state: ClusterState, sched: { now(): number }, n: number): number {
-  return linkLatencyMs(state.node(n).link, sched.now(), 1);
+function slowAt(cluster: SimCluster, sched: { now(): number }, n: number): number {
+  return linkLatencyMs(cluster.node(n).link, sched.now(), 1);
 }
 
 describe('slow links and lost acknowledgements', () => {
   it('slow sets the latency factor for durationMs, then clears it', () => {
-    const { state, sched, rec, at } = setup();
+    const { cluster, state, sched, rec, at } = setup();
     at(100, { action: 'slow', node: 0, factor: 4, durationMs: 1000 });
-    expect(slowAt(state, sched, 0)).toBe(4);
+    expect(slowAt(cluster, sched, 0)).toBe(4);
     expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'slow', node: 0, segments: [0, 3, 6], detail: 'latency ×4 for 1000 ms' }]);
     sched.advanceTo(1099);
-    expect(slowAt(state, sched, 0)).toBe(4);
+    expect(slowAt(cluster, sched, 0)).toBe(4);
     sched.advanceTo(1100);
-    expect(slowAt(state, sched, 0)).toBe(1);
+    expect(slowAt(cluster, sched, 0)).toBe(1);
     expect(state.epoch).toBe(1);
   });
 
   it('slow defaults: factor 10 for 5000 ms', () => {
-    const { state, sched, at } = setup();
+    const { cluster, sched, at } = setup();
     at(0, { action: 'slow', node: 2 });
-    expect(slowAt(state, sched, 2)).toBe(10);
+    expect(slowAt(cluster, sched, 2)).toBe(10);
     sched.advanceTo(4999);
-    expect(slowAt(state, sched, 2)).toBe(10);
+    expect(slowAt(cluster, sched, 2)).toBe(10);
     sched.advanceTo(5000);
-    expect(slowAt(state, sched, 2)).toBe(1);
+    expect(slowAt(cluster, sched, 2)).toBe(1);
   });
 
   it('a later slow fault with a different factor is not cleared by the earlier timer', () => {
-    const { state, sched, at } = setup();
+    const { cluster, sched, at } = setup();
     at(0, { action: 'slow', node: 0, factor: 10, durationMs: 1000 });
     at(500, { action: 'slow', node: 0, factor: 5, durationMs: 5000 });
     sched.advanceTo(2000);
-    expect(slowAt(state, sched, 0)).toBe(5);
+    expect(slowAt(cluster, sched, 0)).toBe(5);
     sched.advanceTo(5500);
-    expect(slowAt(state, sched, 0)).toBe(1);
+    expect(slowAt(cluster, sched, 0)).toBe(1);
   });
 
   // Same rule when the factor happens to be equal: the second fault asked for 5 s.
   it('a later slow fault with the same factor lasts its full duration', () => {
-    const { state, sched, at } = setup();
+    const { cluster, sched, at } = setup();
     at(0, { action: 'slow', node: 0, factor: 10, durationMs: 1000 });
     at(500, { action: 'slow', node: 0, factor: 10, durationMs: 5000 });
     sched.advanceTo(2000);
-    expect(slowAt(state, sched, 0)).toBe(10);
+    expect(slowAt(cluster, sched, 0)).toBe(10);
   });
 
   it('lostAck sets the window and probability; the window closes after durationMs', () => {
-    const { state, sched, rec, at } = setup();
+    const { cluster, state, sched, rec, at } = setup();
     at(100, { action: 'lostAck', node: 0, probability: 0.5, durationMs: 2000 });
-    expect(state.node(0).link).toMatchObject({ lostAckUntil: 2100, lostAckProbability: 0.5 });
+    expect(cluster.node(0).link).toMatchObject({ lostAckUntil: 2100, lostAckProbability: 0.5 });
     expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'lostAck', node: 0, segments: [0, 3, 6], detail: 'p=0.5 for 2000 ms' }]);
     sched.advanceTo(2100);
-    expect(sched.now()).toBeGreaterThanOrEqual(state.node(0).link.lostAckUntil);
+    expect(sched.now()).toBeGreaterThanOrEqual(cluster.node(0).link.lostAckUntil);
     // defaults: p = 1 for 2000 ms
     at(3000, { action: 'lostAck', node: 1 });
-    expect(state.node(1).link).toMatchObject({ lostAckUntil: 5000, lostAckProbability: 1 });
+    expect(cluster.node(1).link).toMatchObject({ lostAckUntil: 5000, lostAckProbability: 1 });
     expect(state.epoch).toBe(1);
   });
 });

@@ -1,126 +1,193 @@
 /**
- * The cluster's control plane (SPEC §4): failure detection by missed
- * heartbeats, promotion of replicas, rebalance on scale-out, catch-up and
- * handoff on failback, and the link/ack faults. Everything it does is an
- * effect on {@link ClusterState} at a virtual or real time from the injected
- * scheduler, announced as `fault` / `topology` events.
+ * The cluster's control plane (SPEC §4), one core for both shells: failure
+ * detection by missed heartbeats, promotion of replicas, rebalance on
+ * scale-out, catch-up and handoff on failback, replica-set repair, and the
+ * link/ack faults — on the control plane's record ({@link ControlState}).
+ *
+ * Raft's shape: a pure state machine. Every input (a fault, a timer it set
+ * firing, a detector check, a heartbeat, a replica reported lost, a
+ * caught-up report) carries the time; what it decides comes out as values
+ * — events to emit, timers to set, commands for the data plane — collected
+ * until the shell takes them with {@link ControlPlane.ready}. It sets no
+ * timer, sends nothing and reads no clock itself. The shells carry the
+ * outputs out: `controlDriver.ts` (timers and events, both shells), the
+ * simulation's nodes (`sim/simControl.ts`) and the live node workers
+ * (`live/liveControl.ts`).
  */
 import { NO_OWNER, type NodeId } from '../domain/clusterMap';
 import type { Rng } from '../rng';
-import type { TelemetrySink, TopologyChange } from '../telemetry/events';
-import type { Scheduler } from '../time/scheduler';
-import type { ClusterState, Entry } from './clusterState';
+import type { ClusterEvent, FaultAction, TopologyChange } from '../telemetry/events';
+import type { ControlState } from './controlState';
 import { MAX_CLUSTER_NODES } from './clusterConfig';
 import { FailureDetector } from './failureDetector';
 import { FAULTS, type FaultCommand } from './faults';
-import { applyLinkFault, type LinkFaultCommand } from './linkFaults';
+import { HANDOFF_TIMEOUT_MS, Handoffs, type CompletedHandoff, type FenceCommand, type SegmentMove } from './handoff';
+import type { LinkFaultCommand } from './linkFaults';
 import { leaveReplicaSet } from './replicaSet';
 
-/** a segment that changes owner: `from` holds the state the new owner must reach */
-export interface SegmentMove {
-  readonly segment: number;
-  readonly from: NodeId;
-}
+/** a timer the control plane set; the shell hands it back through {@link ControlPlane.fire} */
+export type ControlTimer =
+  /** a hang with a duration ends (if the node is still silent from the same hang) */
+  | { readonly kind: 'hangEnds'; readonly node: NodeId; readonly silence: number }
+  /** modelled detection: the one check at which the rule can declare the node dead */
+  | { readonly kind: 'detectionCheck'; readonly node: NodeId; readonly incarnation: number; readonly silence: number }
+  /** a catch-up's copy time is over */
+  | { readonly kind: 'catchUpDone'; readonly node: NodeId; readonly incarnation: number; readonly silence: number; readonly segments: readonly number[]; readonly handBack: boolean }
+  /** a migration's copy time is over: its handoff starts */
+  | { readonly kind: 'migrationCopied'; readonly joiner: NodeId; readonly segment: number; readonly source: NodeId }
+  /** the window after a handback flip closes: the segments are stable again */
+  | { readonly kind: 'handoffWindowEnds'; readonly node: NodeId; readonly segments: readonly number[] }
+  /** a handoff waited {@link HANDOFF_TIMEOUT_MS} for its caught-up reports */
+  | { readonly kind: 'handoffTimeout'; readonly handoff: number };
 
-/**
- * Where segment data lives. In simulation it is the ClusterState's per-node
- * stores; in the live playground each node worker holds its own data and a
- * copy is a message to the source node.
- */
-export interface DataMover {
-  /** live keys `node` holds for `segment` (drives migration / catch-up durations) */
-  keyCount(node: NodeId, segment: number): number;
-  /** `to` receives a snapshot of `from`'s copy of `segment` and from then on every write to it */
-  copySegment(from: NodeId, to: NodeId, segment: number): void;
-  /**
-   * The data half of an ownership handoff: fence each old owner (it stops
-   * acknowledging the segment), bring `to` up to the fenced state, then call
-   * `ready` once with the segments `to` may take over. The control plane
-   * flips ownership only then. Both shells fence the same way; the
-   * simulation's final state arrives after one replication round trip.
-   */
-  handOff(to: NodeId, moves: readonly SegmentMove[], ready: (segments: readonly number[]) => void): void;
-  /** after the flip: `to` serves the segments now (live: it hears of the new view first, the rest after) */
-  activated?(to: NodeId, segments: readonly number[]): void;
-}
-
-/**
- * The simulation's data mover: copies between the ClusterState's stores. A
- * handoff is fenced as in the live playground: the old owners stop
- * acknowledging the segments (OwnershipChanging), their final state reaches
- * the new owner after `replicationMs` (one round trip), then the flip; an
- * old owner that crashed meanwhile never sends it (that segment is abandoned).
- */
-export function stateDataMover(state: ClusterState, scheduler: Scheduler): DataMover {
-  const copySegment = (from: NodeId, to: NodeId, segment: number): void => {
-    (state.data[to] as Map<string, Entry>[])[segment] = new Map(state.store(from, segment));
-  };
-  return {
-    keyCount: (node, segment) => state.keyCount(node, segment),
-    copySegment,
-    handOff: (to, moves, ready) => {
-      for (const m of moves) state.segment(m.segment).fenced = true;
-      state.touch();
-      const incarnations = moves.map((m) => state.node(m.from).incarnation);
-      scheduler.setTimer(state.config.replicationMs, () => {
-        const done: number[] = [];
-        moves.forEach((m, i) => {
-          if (!state.isServing(m.from) || state.node(m.from).incarnation !== incarnations[i]) return;
-          copySegment(m.from, to, m.segment);
-          done.push(m.segment);
-        });
-        ready(done);
-        for (const m of moves) state.segment(m.segment).fenced = false; // flipped, or abandoned: the old owner serves again
-        state.touch();
-      });
-    },
-  };
-}
+/** what an input decided, for the shell to carry out (in order) */
+export type ControlOutput =
+  | { readonly kind: 'event'; readonly event: ClusterEvent }
+  | { readonly kind: 'timer'; readonly afterMs: number; readonly timer: ControlTimer }
+  /** catch-up: `to` receives a copy of `from`'s `segment` and, from then on, every write to it */
+  | { readonly kind: 'copy'; readonly from: NodeId; readonly to: NodeId; readonly segment: number }
+  /** a handoff's fence (`handoff.ts`): the shell reports {@link ControlPlane.caughtUp} when `to` holds the final state */
+  | ({ readonly kind: 'fence' } & FenceCommand)
+  /** an abandoned handoff: the fenced old owner serves the segment again */
+  | { readonly kind: 'unfence'; readonly node: NodeId; readonly segment: number }
+  /** a flip: `node` owns `segments` now (live: it hears of the new view before the others; fences of their old owners settle with it) */
+  | { readonly kind: 'activated'; readonly node: NodeId; readonly segments: readonly number[] }
+  /** a fault on `node`'s client link (`linkFaults.ts`) */
+  | { readonly kind: 'link'; readonly node: NodeId; readonly cmd: LinkFaultCommand }
+  /** `node` answers again after a silence (resume, rejoin): requests queued before it are gone */
+  | { readonly kind: 'speaksAgain'; readonly node: NodeId };
 
 export interface ControlPlaneOptions {
-  readonly data?: DataMover;
   /**
    * `modelled` (simulation): the control plane learns of a crash or hang
-   * and schedules its detection from the heartbeat model. `external` (live):
-   * a heartbeat detector outside calls {@link ControlPlane.declareDead}.
+   * and sets the one detection check the heartbeat model calls for.
+   * `external` (live): heartbeats arrive ({@link ControlPlane.beat}) and the
+   * shell asks for a check every heartbeatMs ({@link ControlPlane.check}).
    */
   readonly detection?: 'modelled' | 'external';
+  /**
+   * live keys `node` holds for `segment` (drives migration / catch-up
+   * durations): a read of the data plane — the simulation's stores, or the
+   * key counts live nodes report with their heartbeats.
+   */
+  readonly keyCount?: (node: NodeId, segment: number) => number;
+}
+
+/** a rebalance in progress: the joiner's plan and how far it got */
+interface Rebalance {
+  readonly plan: readonly number[];
+  next: number;
+  running: number;
 }
 
 export class ControlPlane {
   /** each node's heartbeat phase within a period, ms */
   private readonly phases: number[] = [];
   /** the failure-detection rule (both shells) */
-  readonly detector: FailureDetector;
-  private readonly data: DataMover;
+  private readonly detector: FailureDetector;
   private readonly detection: 'modelled' | 'external';
+  private readonly keyCount: (node: NodeId, segment: number) => number;
   /** members added by scale-out that have not reached their share of segments yet */
   private readonly joiners = new Set<NodeId>();
   /** joiners with a rebalance in progress */
-  private readonly rebalancing = new Set<NodeId>();
+  private readonly rebalancing = new Map<NodeId, Rebalance>();
+  private readonly handoffs = new Handoffs();
+  /** outputs decided since the shell last took them */
+  private outbox: ControlOutput[] = [];
+  /** the time of the input being handled */
+  private now = 0;
 
   constructor(
-    private readonly state: ClusterState,
-    private readonly scheduler: Scheduler,
+    private readonly state: ControlState,
     private readonly rng: Rng,
-    private readonly sink?: TelemetrySink,
     options: ControlPlaneOptions = {},
   ) {
-    this.data = options.data ?? stateDataMover(state, scheduler);
     this.detection = options.detection ?? 'modelled';
+    this.keyCount = options.keyCount ?? (() => 0);
     this.detector = new FailureDetector(state.config);
     for (let i = 0; i < state.nodes.length; i++) this.phases.push(rng.next() * state.config.heartbeatMs);
   }
 
+  /** the outputs decided since the last call, in order (raft's Ready) */
+  ready(): ControlOutput[] {
+    const out = this.outbox;
+    this.outbox = [];
+    return out;
+  }
+
+  private out(o: ControlOutput): void {
+    this.outbox.push(o);
+  }
+
+  private timer(afterMs: number, timer: ControlTimer): void {
+    this.out({ kind: 'timer', afterMs, timer });
+  }
+
+  // ── inputs ──────────────────────────────────────────────────────────────
+
   /** announces the initial topology */
-  announce(): void {
+  announce(now: number): void {
+    this.now = now;
     this.topology('initial', 0, this.state.segments.map((_, i) => i));
   }
 
-  /** carries out one fault now (what each kind does: the fault registry, `faults.ts`) */
-  apply(f: FaultCommand): void {
+  /** a fault, now (what each kind does: the fault registry, `faults.ts`) */
+  apply(f: FaultCommand, now: number): void {
+    this.now = now;
     if (FAULTS[f.action].node === 'required') this.need(f);
     FAULTS[f.action].apply(this, f);
+  }
+
+  /** a heartbeat from `node` (live: as it arrives) */
+  beat(node: NodeId, now: number): void {
+    this.detector.beat(node, now);
+  }
+
+  /** a timer this control plane set fires */
+  fire(t: ControlTimer, now: number): void {
+    this.now = now;
+    switch (t.kind) {
+      case 'hangEnds': {
+        const n = this.state.node(t.node);
+        if (n.status === 'hung' && n.silence === t.silence) this.resume(t.node);
+        return;
+      }
+      case 'detectionCheck': {
+        const n = this.state.node(t.node);
+        const stillSilent = n.incarnation === t.incarnation && n.silence === t.silence;
+        if ((n.status === 'down' || n.status === 'hung') && !n.declaredDead && stillSilent && this.detector.isDead(t.node, now)) this.declareDead(t.node);
+        return;
+      }
+      case 'catchUpDone': {
+        const n = this.state.node(t.node);
+        if (n.incarnation !== t.incarnation || n.silence !== t.silence || n.status !== 'recovering') return;
+        this.finishCatchUp(t.node, t.segments, t.handBack);
+        return;
+      }
+      case 'migrationCopied':
+        this.migrationCopied(t.joiner, t.segment, t.source);
+        return;
+      case 'handoffWindowEnds':
+        for (const s of t.segments) {
+          const seg = this.state.segment(s);
+          if (seg.phase === 'transitioning') seg.phase = 'stable';
+        }
+        this.state.touch();
+        this.topology('handoffEnd', t.node, t.segments);
+        return;
+      case 'handoffTimeout': {
+        const done = this.handoffs.timedOut(t.handoff);
+        if (done !== null) this.handoffCompleted(done);
+        return;
+      }
+    }
+  }
+
+  /** the new owner of a handoff's `segment` holds the fenced owner's final state */
+  caughtUp(handoff: number, segment: number, now: number): void {
+    this.now = now;
+    const done = this.handoffs.caughtUp(handoff, segment);
+    if (done !== null) this.handoffCompleted(done);
   }
 
   private need(f: FaultCommand): NodeId {
@@ -136,12 +203,12 @@ export class ControlPlane {
     return n === undefined ? -1 : n.id;
   }
 
-  private fault(action: FaultCommand['action'], node: NodeId, segments: readonly number[], detail?: string): void {
-    this.sink?.emit({ t: this.scheduler.now(), type: 'fault', action, node, segments, ...(detail ? { detail } : {}) });
+  private fault(action: FaultAction, node: NodeId, segments: readonly number[], detail?: string): void {
+    this.out({ kind: 'event', event: { t: this.now, type: 'fault', action, node, segments, ...(detail ? { detail } : {}) } });
   }
 
   private topology(change: TopologyChange, node: NodeId, segments: readonly number[]): void {
-    this.sink?.emit({ t: this.scheduler.now(), type: 'topology', epoch: this.state.epoch, change, node, segments });
+    this.out({ kind: 'event', event: { t: this.now, type: 'topology', epoch: this.state.epoch, change, node, segments } });
   }
 
   // ── failover ────────────────────────────────────────────────────────────
@@ -156,7 +223,13 @@ export class ControlPlane {
     n.status = 'down';
     n.incarnation++;
     this.fault('failover', node, this.state.ownedBy(node));
+    this.silenced(node);
     this.scheduleDetection(node);
+  }
+
+  /** a node that crashed or hung abandons its part in open handoffs (`handoff.ts`) */
+  private silenced(node: NodeId): void {
+    for (const done of this.handoffs.silenced(node)) this.handoffCompleted(done);
   }
 
   hang(node: NodeId, durationMs?: number): void {
@@ -167,9 +240,9 @@ export class ControlPlane {
     }
     n.status = 'hung';
     this.fault('hang', node, this.state.ownedBy(node), durationMs !== undefined ? `for ${durationMs} ms` : undefined);
+    this.silenced(node);
     this.scheduleDetection(node);
-    const silence = n.silence;
-    if (durationMs !== undefined) this.scheduler.setTimer(durationMs, () => n.status === 'hung' && n.silence === silence && this.resume(node));
+    if (durationMs !== undefined) this.timer(durationMs, { kind: 'hangEnds', node, silence: n.silence });
   }
 
   resume(node: NodeId): void {
@@ -179,13 +252,13 @@ export class ControlPlane {
       return;
     }
     n.silence++;
-    this.detector.beat(node, this.scheduler.now()); // it speaks again
+    this.detector.beat(node, this.now); // it speaks again
     if (n.declaredDead) {
       this.fault('resume', node, [], 'was declared dead: rejoins');
       this.rejoin(node);
     } else {
       n.status = 'up';
-      n.busyUntil = this.scheduler.now();
+      this.out({ kind: 'speaksAgain', node });
       this.fault('resume', node, []);
       // it may be the in-sync replica of segments that lost their owner while it was silent
       this.promoteOrphans(node);
@@ -204,16 +277,12 @@ export class ControlPlane {
   private scheduleDetection(node: NodeId): void {
     if (this.detection === 'external') return;
     const hb = this.state.config.heartbeatMs;
-    const now = this.scheduler.now();
+    const now = this.now;
     const phase = this.phases[node] ?? 0;
     this.detector.beat(node, Math.floor((now - phase) / hb) * hb + phase);
     const checkAt = this.detector.nextCheckAt(this.detector.deadFrom(node));
     const { incarnation, silence } = this.state.node(node);
-    this.scheduler.setTimer(Math.max(0, checkAt - now), () => {
-      const n = this.state.node(node);
-      const stillSilent = n.incarnation === incarnation && n.silence === silence;
-      if ((n.status === 'down' || n.status === 'hung') && !n.declaredDead && stillSilent && this.detector.isDead(node, this.scheduler.now())) this.declareDead(node);
-    });
+    this.timer(Math.max(0, checkAt - now), { kind: 'detectionCheck', node, incarnation, silence });
   }
 
   /**
@@ -221,8 +290,8 @@ export class ControlPlane {
    * member the rule says is; a member declared dead whose heartbeats came
    * back (a stalled worker, not a crash) rejoins like a resumed one.
    */
-  check(): void {
-    const now = this.scheduler.now();
+  check(now: number): void {
+    this.now = now;
     for (const n of this.state.nodes) {
       const dead = this.detector.isDead(n.id, now);
       if (!n.declaredDead && dead) this.declareDead(n.id);
@@ -234,7 +303,7 @@ export class ControlPlane {
   }
 
   /** the detector's verdict: fail the node's segments over to live replicas */
-  declareDead(node: NodeId): void {
+  private declareDead(node: NodeId): void {
     const st = this.state;
     if (st.node(node).declaredDead) return;
     st.node(node).declaredDead = true;
@@ -270,7 +339,8 @@ export class ControlPlane {
   }
 
   /** A replica missed a synchronous write (live: the owner reports it): it leaves the replica set (`replicaSet.ts`). */
-  replicaLost(segment: number, replica: NodeId): void {
+  replicaLost(segment: number, replica: NodeId, now: number): void {
+    this.now = now;
     if (!leaveReplicaSet(this.state, segment, (r) => r === replica)) return;
     // a replica that is still up (a late ack) catches up and rejoins
     this.repairReplicas();
@@ -361,9 +431,9 @@ export class ControlPlane {
     const n = st.node(node);
     if (n.status === 'down') n.incarnation++;
     n.silence++;
-    this.detector.beat(node, this.scheduler.now()); // it speaks again
+    this.detector.beat(node, this.now); // it speaks again
     n.status = 'recovering';
-    n.busyUntil = this.scheduler.now();
+    this.out({ kind: 'speaksAgain', node });
     if (n.declaredDead) {
       n.declaredDead = false;
       const reclaimed: number[] = [];
@@ -388,14 +458,11 @@ export class ControlPlane {
   private catchUp(node: NodeId, toSync: readonly number[], handBack: boolean): void {
     const st = this.state;
     const n = st.node(node);
-    const keys = toSync.reduce((sum, s) => sum + this.data.keyCount(st.segment(s).owner, s), 0);
+    const keys = toSync.reduce((sum, s) => sum + this.keyCount(st.segment(s).owner, s), 0);
     const { catchUpBaseMs, catchUpMsPerKey } = st.config;
     this.topology('catchUpStart', node, toSync);
     const { incarnation, silence } = n;
-    this.scheduler.setTimer(catchUpBaseMs + keys * catchUpMsPerKey, () => {
-      if (n.incarnation !== incarnation || n.silence !== silence || n.status !== 'recovering') return;
-      this.finishCatchUp(node, toSync, handBack);
-    });
+    this.timer(catchUpBaseMs + keys * catchUpMsPerKey, { kind: 'catchUpDone', node, incarnation, silence, segments: toSync, handBack });
   }
 
   private finishCatchUp(node: NodeId, toSync: readonly number[], handBack: boolean): void {
@@ -410,7 +477,7 @@ export class ControlPlane {
       }
       // a segment it is only assigned to, whose replica set filled up meanwhile, stays without it
       if (seg.preferred !== node && seg.replicas.length >= st.config.replicas) continue;
-      this.data.copySegment(seg.owner, node, s);
+      this.out({ kind: 'copy', from: seg.owner, to: node, segment: s });
       seg.replicas.push(node);
       synced.push(s);
     }
@@ -431,7 +498,22 @@ export class ControlPlane {
     }
     if (moves.length === 0) return;
     st.touch();
-    this.data.handOff(node, moves, (ready) => this.handBack(node, moves, ready));
+    this.startHandoff(node, moves, { kind: 'handBack' });
+  }
+
+  /** fences the old owners (`handoff.ts`); completes on the caught-up reports, a silence or the timeout */
+  private startHandoff(to: NodeId, moves: readonly SegmentMove[], purpose: Parameters<Handoffs['start']>[2]): void {
+    const { id, fences } = this.handoffs.start(to, moves, purpose);
+    for (const f of fences) this.out({ kind: 'fence', ...f });
+    this.timer(HANDOFF_TIMEOUT_MS, { kind: 'handoffTimeout', handoff: id });
+  }
+
+  private handoffCompleted(h: CompletedHandoff): void {
+    if (h.purpose.kind === 'handBack') this.handBack(h.to, h.moves, h.caughtUp);
+    else this.migrated(h.to, h.moves[0] as SegmentMove, h.caughtUp);
+    // fenced owners that keep their segment (abandoned, or refused) serve it again
+    for (const m of h.moves) if (this.state.segment(m.segment).owner !== h.to) this.out({ kind: 'unfence', node: m.from, segment: m.segment });
+    this.state.touch();
   }
 
   private handBack(node: NodeId, moves: readonly SegmentMove[], ready: readonly number[]): void {
@@ -454,15 +536,8 @@ export class ControlPlane {
     }
     st.bump();
     this.topology('handoffStart', node, handed);
-    this.data.activated?.(node, handed);
-    this.scheduler.setTimer(st.config.handoffMs, () => {
-      for (const s of handed) {
-        const seg = st.segment(s);
-        if (seg.phase === 'transitioning') seg.phase = 'stable';
-      }
-      st.touch();
-      this.topology('handoffEnd', node, handed);
-    });
+    this.out({ kind: 'activated', node, segments: handed });
+    this.timer(st.config.handoffMs, { kind: 'handoffWindowEnds', node, segments: handed });
   }
 
   // ── scale-out ───────────────────────────────────────────────────────────
@@ -485,28 +560,34 @@ export class ControlPlane {
 
   /** migrates `plan` to `joiner`, a few segments at a time */
   private rebalance(joiner: NodeId, plan: readonly number[]): void {
+    this.rebalancing.set(joiner, { plan, next: 0, running: 0 });
+    this.startMigrations(joiner);
+  }
+
+  private startMigrations(joiner: NodeId): void {
     const st = this.state;
+    const r = this.rebalancing.get(joiner);
+    if (r === undefined) return;
+    while (r.running < st.config.migrationConcurrency && r.next < r.plan.length) {
+      const s = r.plan[r.next++] as number;
+      const seg = st.segment(s);
+      if (seg.phase !== 'stable' || seg.owner === NO_OWNER || !st.isServing(seg.owner)) continue;
+      r.running++;
+      this.migrate(joiner, s);
+    }
+    if (r.running > 0 || r.next < r.plan.length) return;
+    this.rebalancing.delete(joiner);
     const n = st.node(joiner);
-    this.rebalancing.add(joiner);
-    let next = 0;
-    let running = 0;
-    const startNext = (): void => {
-      while (running < st.config.migrationConcurrency && next < plan.length) {
-        const s = plan[next++] as number;
-        const seg = st.segment(s);
-        if (seg.phase !== 'stable' || seg.owner === NO_OWNER || !st.isServing(seg.owner)) continue;
-        running++;
-        this.migrate(joiner, s, () => {
-          running--;
-          startNext();
-        });
-      }
-      if (running > 0 || next < plan.length) return;
-      this.rebalancing.delete(joiner);
-      if (n.status === 'joining') n.status = 'up';
-      if (st.ownedBy(joiner).length >= this.share()) this.joiners.delete(joiner);
-    };
-    startNext();
+    if (n.status === 'joining') n.status = 'up';
+    if (st.ownedBy(joiner).length >= this.share()) this.joiners.delete(joiner);
+  }
+
+  /** one migration of the joiner's plan ended (moved or abandoned) */
+  private migrationDone(joiner: NodeId): void {
+    const r = this.rebalancing.get(joiner);
+    if (r === undefined) return;
+    r.running--;
+    this.startMigrations(joiner);
   }
 
   /**
@@ -557,7 +638,7 @@ export class ControlPlane {
     return plan.sort((a, b) => a - b);
   }
 
-  private migrate(joiner: NodeId, s: number, done: () => void): void {
+  private migrate(joiner: NodeId, s: number): void {
     const st = this.state;
     const seg = st.segment(s);
     const source = seg.owner;
@@ -565,41 +646,56 @@ export class ControlPlane {
     st.touch();
     this.topology('migrationStart', joiner, [s]);
     const { migrationBaseMs, migrationMsPerKey } = st.config;
-    const stillPlanned = (): boolean => seg.phase === 'migrating' && seg.owner === source && st.isServing(joiner);
-    const abandon = (): void => {
-      if (seg.phase === 'migrating') {
-        seg.phase = 'stable';
-        st.touch();
-      }
-      done();
-    };
-    this.scheduler.setTimer(migrationBaseMs + this.data.keyCount(source, s) * migrationMsPerKey, () => {
-      if (!stillPlanned() || !st.isServing(source)) return abandon();
-      this.data.handOff(joiner, [{ segment: s, from: source }], (ready) => {
-        if (!ready.includes(s) || !stillPlanned()) return abandon();
-        // The old owner leaves the segment (SPEC §4: it answers Moved to a
-        // stale client); the other replicas keep their in-sync copies. It
-        // stays a replica only when the segment would otherwise be short of one.
-        const replicas = seg.replicas.filter((r) => r !== joiner && r !== source);
-        if (replicas.length < st.config.replicas && st.isServing(source)) replicas.push(source);
-        seg.replicas = replicas.slice(0, st.config.replicas);
-        seg.placement = [joiner, ...seg.placement.filter((r) => r !== joiner && r !== source), ...(seg.replicas.includes(source) ? [source] : [])].slice(0, st.config.replicas + 1);
-        seg.owner = joiner;
-        seg.preferred = joiner;
-        seg.phase = 'stable';
-        st.bump();
-        this.topology('migrationEnd', joiner, [s]);
-        this.data.activated?.(joiner, [s]);
-        done();
-      });
-    });
+    this.timer(migrationBaseMs + this.keyCount(source, s) * migrationMsPerKey, { kind: 'migrationCopied', joiner, segment: s, source });
+  }
+
+  /** the migration still stands: the segment is migrating from `source` and the joiner serves */
+  private stillPlanned(joiner: NodeId, s: number, source: NodeId): boolean {
+    const seg = this.state.segment(s);
+    return seg.phase === 'migrating' && seg.owner === source && this.state.isServing(joiner);
+  }
+
+  private abandonMigration(joiner: NodeId, s: number): void {
+    const seg = this.state.segment(s);
+    if (seg.phase === 'migrating') {
+      seg.phase = 'stable';
+      this.state.touch();
+    }
+    this.migrationDone(joiner);
+  }
+
+  /** the copy is done: hand the segment over (fence, the joiner catches up, flip) */
+  private migrationCopied(joiner: NodeId, s: number, source: NodeId): void {
+    if (!this.stillPlanned(joiner, s, source) || !this.state.isServing(source)) return this.abandonMigration(joiner, s);
+    this.startHandoff(joiner, [{ segment: s, from: source }], { kind: 'migrate' });
+  }
+
+  private migrated(joiner: NodeId, move: SegmentMove, caughtUp: readonly number[]): void {
+    const st = this.state;
+    const { segment: s, from: source } = move;
+    if (!caughtUp.includes(s) || !this.stillPlanned(joiner, s, source)) return this.abandonMigration(joiner, s);
+    const seg = st.segment(s);
+    // The old owner leaves the segment (SPEC §4: it answers Moved to a
+    // stale client); the other replicas keep their in-sync copies. It
+    // stays a replica only when the segment would otherwise be short of one.
+    const replicas = seg.replicas.filter((r) => r !== joiner && r !== source);
+    if (replicas.length < st.config.replicas && st.isServing(source)) replicas.push(source);
+    seg.replicas = replicas.slice(0, st.config.replicas);
+    seg.placement = [joiner, ...seg.placement.filter((r) => r !== joiner && r !== source), ...(seg.replicas.includes(source) ? [source] : [])].slice(0, st.config.replicas + 1);
+    seg.owner = joiner;
+    seg.preferred = joiner;
+    seg.phase = 'stable';
+    st.bump();
+    this.topology('migrationEnd', joiner, [s]);
+    this.out({ kind: 'activated', node: joiner, segments: [s] });
+    this.migrationDone(joiner);
   }
 
   // ── link faults ─────────────────────────────────────────────────────────
 
   /** a fault on the node's client link (`linkFaults.ts`: the same state and rules in both shells) */
-  linkFault(node: NodeId, action: FaultCommand['action'], cmd: LinkFaultCommand): void {
-    applyLinkFault(this.state.node(node).link, cmd, this.scheduler.now());
+  linkFault(node: NodeId, action: FaultAction, cmd: LinkFaultCommand): void {
+    this.out({ kind: 'link', node, cmd });
     this.fault(action, node, this.state.ownedBy(node), linkDetail(cmd));
   }
 }

@@ -8,16 +8,22 @@ import { NO_OWNER } from '../domain/clusterMap';
 import type { DataRequest, OpKind, WriteCondition } from '../domain/protocol';
 import { KvStatus } from '../domain/status';
 import { DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from './clusterConfig';
-import { ClusterState, type NodeStatus, type SegmentPhase } from './clusterState';
-import { ownershipFailureStatus, routeAt, serveData } from './dataPath';
+import type { NodeStatus, SegmentPhase } from './controlState';
+import { ownershipFailureStatus, routeAt } from './dataPath';
+import { SimCluster, type ApplyListener } from '../sim/simCluster';
 
 const SEG = 0;
 const OWNER = 0;
 const REPLICA = 1;
 const OTHER = 2;
 
-function cluster(overrides: Partial<ClusterConfig> = {}): ClusterState {
-  return new ClusterState({ ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 8, replicas: 1, ...overrides });
+/** the simulation's nodes route by the control plane's record and hold their own stores (`sim/simCluster.ts`) */
+function cluster(overrides: Partial<ClusterConfig> = {}): SimCluster {
+  return new SimCluster({ ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 8, replicas: 1, ...overrides });
+}
+
+function serveData(st: SimCluster, node: number, r: DataRequest, onApply?: ApplyListener) {
+  return st.serve(node, r, onApply);
 }
 
 let nextOp = 1;
@@ -26,7 +32,7 @@ function req(kind: OpKind, key = 'k', extra: { value?: string; cond?: WriteCondi
 }
 
 /** a write that must succeed; returns its version */
-function write(state: ClusterState, kind: 'put' | 'delete', key = 'k', cond?: WriteCondition): number {
+function write(state: SimCluster, kind: 'put' | 'delete', key = 'k', cond?: WriteCondition): number {
   const r = serveData(state, OWNER, req(kind, key, { cond }));
   expect(r.status).toBe(KvStatus.Ok);
   return r.version as number;
@@ -35,12 +41,12 @@ function write(state: ClusterState, kind: 'put' | 'delete', key = 'k', cond?: Wr
 describe('initial layout', () => {
   it('owner s % nodes, replicas the next nodes, all stable, epoch 1', () => {
     const st = cluster();
-    expect(st.segments.map((s) => s.owner)).toEqual([0, 1, 2, 0, 1, 2, 0, 1]);
-    expect(st.segments.map((s) => s.replicas)).toEqual([[1], [2], [0], [1], [2], [0], [1], [2]]);
-    expect(st.segments.every((s) => s.phase === 'stable' && s.preferred === s.owner)).toBe(true);
-    expect(st.epoch).toBe(1);
+    expect(st.control.segments.map((s) => s.owner)).toEqual([0, 1, 2, 0, 1, 2, 0, 1]);
+    expect(st.control.segments.map((s) => s.replicas)).toEqual([[1], [2], [0], [1], [2], [0], [1], [2]]);
+    expect(st.control.segments.every((s) => s.phase === 'stable' && s.preferred === s.owner)).toBe(true);
+    expect(st.control.epoch).toBe(1);
     const two = cluster({ replicas: 2 });
-    expect(two.segment(0).replicas).toEqual([1, 2]);
+    expect(two.control.segment(0).replicas).toEqual([1, 2]);
   });
 });
 
@@ -87,13 +93,13 @@ describe('routing decision per phase × node role × kind (SPEC §3 table)', () 
   it.each(rows)('%s segment, %s node, %s → %s', (phase, role, kind, expected) => {
     const st = cluster();
     write(st, 'put', 'k'); // so that reads and deletes have something to serve
-    const seg = st.segment(SEG);
+    const seg = st.control.segment(SEG);
     if (phase === 'noOwner') {
       seg.lastOwner = seg.owner;
       seg.owner = NO_OWNER;
     } else seg.phase = phase;
     const node = nodeOf[role];
-    expect(routeAt(st, node, req(kind))).toBe(expected);
+    expect(routeAt(st.control, node, false, req(kind))).toBe(expected);
     const reply = serveData(st, node, req(kind, 'k', { value: 'w' }));
     if (expected === 'serve') expect(reply.status).toBe(KvStatus.Ok);
     else expect(reply).toEqual({ status: expected });
@@ -107,8 +113,8 @@ describe('routing decision per phase × node role × kind (SPEC §3 table)', () 
       ['transitioning', KvStatus.OwnershipChanging],
     ];
     for (const [phase, status] of table) {
-      st.segment(SEG).phase = phase;
-      expect(ownershipFailureStatus(st, SEG)).toBe(status);
+      st.control.segment(SEG).phase = phase;
+      expect(ownershipFailureStatus(st.control, SEG)).toBe(status);
     }
   });
 
@@ -116,11 +122,11 @@ describe('routing decision per phase × node role × kind (SPEC §3 table)', () 
     const st = cluster();
     const applied: number[] = [];
     for (const node of [REPLICA, OTHER]) serveData(st, node, req('put'), (op) => applied.push(op));
-    st.segment(SEG).phase = 'migrating';
+    st.control.segment(SEG).phase = 'migrating';
     serveData(st, OWNER, req('put'), (op) => applied.push(op));
     expect(applied).toEqual([]);
     for (const n of [0, 1, 2]) expect(st.store(n, SEG).size).toBe(0);
-    expect(st.epoch).toBe(1);
+    expect(st.control.epoch).toBe(1);
   });
 });
 
@@ -216,7 +222,7 @@ describe('synchronous replication', () => {
     expect(st.store(3, SEG).size).toBe(0);
     serveData(st, OWNER, req('delete', 'k'));
     for (const r of [0, 1, 2]) expect(st.store(r, SEG).get('k')).toEqual({ value: null, version: 2 });
-    expect(st.epoch).toBe(1);
+    expect(st.control.epoch).toBe(1);
     // a read at a replica sees the acknowledged write
     serveData(st, OWNER, req('put', 'k', { value: 'y' }));
     expect(serveData(st, 1, req('get'))).toEqual({ status: KvStatus.Ok, value: 'y', version: 3 });
@@ -230,41 +236,41 @@ describe('synchronous replication', () => {
 
   it.each<[NodeStatus]>([['down'], ['hung']])('a %s replica misses the write and leaves the replica set; ownership and so the epoch are unchanged', (status) => {
     const st = cluster({ replicas: 2, nodes: 4 });
-    st.node(2).status = status;
-    const before = st.map();
+    st.control.node(2).status = status;
+    const before = st.control.map();
     const reply = serveData(st, OWNER, req('put', 'k', { value: 'x' }));
     expect(reply.status).toBe(KvStatus.Ok); // the write is acknowledged with the remaining replica
     expect(st.store(2, SEG).has('k')).toBe(false);
     expect(st.store(1, SEG).get('k')).toEqual({ value: 'x', version: 1 });
-    expect(st.segment(SEG).replicas).toEqual([1]);
+    expect(st.control.segment(SEG).replicas).toEqual([1]);
     // an ISR-like shrink: the epoch counts ownership changes (the crash's one
     // topology change comes at detection), but the served map shows it
-    expect(st.epoch).toBe(1);
-    expect(st.map()).not.toBe(before);
-    expect(st.map().replicas[SEG]).toEqual([1]);
-    expect(st.map().epoch).toBe(1);
+    expect(st.control.epoch).toBe(1);
+    expect(st.control.map()).not.toBe(before);
+    expect(st.control.map().replicas[SEG]).toEqual([1]);
+    expect(st.control.map().epoch).toBe(1);
     serveData(st, OWNER, req('put', 'k'));
-    expect(st.epoch).toBe(1);
+    expect(st.control.epoch).toBe(1);
   });
 
   it.each<[NodeStatus]>([['joining'], ['recovering']])('a %s replica is serving and receives the write', (status) => {
     const st = cluster();
-    st.node(REPLICA).status = status;
+    st.control.node(REPLICA).status = status;
     serveData(st, OWNER, req('put', 'k', { value: 'x' }));
     expect(st.store(REPLICA, SEG).get('k')).toEqual({ value: 'x', version: 1 });
-    expect(st.segment(SEG).replicas).toEqual([REPLICA]);
-    expect(st.epoch).toBe(1);
+    expect(st.control.segment(SEG).replicas).toEqual([REPLICA]);
+    expect(st.control.epoch).toBe(1);
   });
 
   it('a rejected write never shrinks the replica set', () => {
     const st = cluster();
-    st.node(REPLICA).status = 'down';
+    st.control.node(REPLICA).status = 'down';
     write(st, 'put');
-    st.segment(SEG).replicas = [REPLICA];
-    const epoch = st.epoch;
+    st.control.segment(SEG).replicas = [REPLICA];
+    const epoch = st.control.epoch;
     expect(serveData(st, OWNER, req('put', 'k', { cond: { ifAbsent: true } })).status).toBe(KvStatus.Conflict);
-    expect(st.segment(SEG).replicas).toEqual([REPLICA]);
-    expect(st.epoch).toBe(epoch);
+    expect(st.control.segment(SEG).replicas).toEqual([REPLICA]);
+    expect(st.control.epoch).toBe(epoch);
   });
 });
 
@@ -272,10 +278,10 @@ describe('ownership moves are seen by the very next request', () => {
   it('after the owner changes, the old owner (now replica) rejects writes, the new one serves them', () => {
     const st = cluster();
     write(st, 'put');
-    const seg = st.segment(SEG);
+    const seg = st.control.segment(SEG);
     seg.owner = REPLICA;
     seg.replicas = [OWNER];
-    st.bump();
+    st.control.bump();
     expect(serveData(st, OWNER, req('put')).status).toBe(KvStatus.ReplicaWriteRejected);
     expect(serveData(st, OWNER, req('get')).status).toBe(KvStatus.Ok);
     expect(serveData(st, REPLICA, req('put'))).toEqual({ status: KvStatus.Ok, version: 2 });

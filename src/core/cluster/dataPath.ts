@@ -1,24 +1,30 @@
 /**
  * What a node answers (SPEC §3). One decision per request, taken when the
- * node serves it, against the cluster's current ownership; writes are applied
- * to the owner and every in-sync replica before the answer (synchronous
- * replication).
+ * node serves it, against the ownership it knows (`routeAt`), then the
+ * owner's answer against its own copy (`evaluate`). Both shells call these
+ * two: the simulation's nodes (`sim/simCluster.ts`, against the control
+ * plane's record) and live nodes (`NodeCore`, against their pushed view).
+ * Carrying out a committed write (replication) is the shell's part.
  */
 import { NO_OWNER, type NodeId } from '../domain/clusterMap';
 import { isWrite, type DataReply, type DataRequest } from '../domain/protocol';
 import { KvStatus } from '../domain/status';
-import type { ClusterState, Entry } from './clusterState';
-import { leaveReplicaSet } from './replicaSet';
+import type { SegmentPhase } from './controlState';
+import type { Entry } from './segmentStore';
 
-/** Called for every write applied, so checkers can see duplicate applies. */
-export type ApplyListener = (op: number, key: string, version: number) => void;
+/** What routing needs to know of the cluster: the control plane's record, or a node's view of it. */
+export interface RoutingView {
+  segment(s: number): { readonly owner: NodeId; readonly replicas: readonly NodeId[]; readonly phase: SegmentPhase };
+  /** the member runs and answers (as far as this view knows) */
+  isServing(id: NodeId): boolean;
+}
 
 /**
  * The non-owner branch is one decision (the seed's OwnershipFailureStatus):
  * a handoff in progress → OwnershipChanging; settled → Moved.
  */
-export function ownershipFailureStatus(state: ClusterState, segment: number): KvStatus {
-  return state.segment(segment).phase === 'transitioning' ? KvStatus.OwnershipChanging : KvStatus.Moved;
+export function ownershipFailureStatus(view: RoutingView, segment: number): KvStatus {
+  return view.segment(segment).phase === 'transitioning' ? KvStatus.OwnershipChanging : KvStatus.Moved;
 }
 
 /**
@@ -27,14 +33,15 @@ export function ownershipFailureStatus(state: ClusterState, segment: number): Kv
  * at all, or one its view lists as crashed or hung (the detector has not
  * promoted a replica yet) — answers `Unavailable`: re-routing cannot help,
  * so the client retries after a backoff without a refresh. A replica still
- * serves reads.
+ * serves reads. `fenced`: this node is the owner being fenced for a handoff
+ * of the segment (its own flag, `handoff.ts`).
  */
-export function routeAt(state: ClusterState, node: NodeId, req: DataRequest): 'serve' | KvStatus {
-  const seg = state.segment(req.segment);
+export function routeAt(view: RoutingView, node: NodeId, fenced: boolean, req: DataRequest): 'serve' | KvStatus {
+  const seg = view.segment(req.segment);
   const write = isWrite(req.kind);
   if (seg.owner === node) {
     // fenced for a handoff: the final state is on its way to the new owner
-    if (seg.fenced) return KvStatus.OwnershipChanging;
+    if (fenced) return KvStatus.OwnershipChanging;
     if (write && seg.phase === 'migrating') return KvStatus.Migrating;
     return 'serve';
   }
@@ -42,9 +49,9 @@ export function routeAt(state: ClusterState, node: NodeId, req: DataRequest): 's
   if (seg.phase === 'transitioning') return KvStatus.OwnershipChanging;
   const replica = seg.replicas.includes(node);
   if (replica && !write) return 'serve';
-  if (!state.isServing(seg.owner)) return KvStatus.Unavailable;
+  if (!view.isServing(seg.owner)) return KvStatus.Unavailable;
   if (replica) return KvStatus.ReplicaWriteRejected;
-  return ownershipFailureStatus(state, req.segment);
+  return ownershipFailureStatus(view, req.segment);
 }
 
 /** What a served request comes to: an answer, or a write to commit. */
@@ -72,27 +79,4 @@ export function evaluate(store: ReadonlyMap<string, Entry>, req: DataRequest): E
   if (cond?.ifAbsent === true) return { reply: { status: KvStatus.Conflict, version } };
   if (cond?.ifMatchVersion !== undefined && version !== cond.ifMatchVersion) return { reply: { status: KvStatus.Conflict, version } };
   return { commit: { value: null, version: version + 1 } };
-}
-
-/** Serves one data request at `node` (which must be serving), replicating writes in place (simulation). */
-export function serveData(state: ClusterState, node: NodeId, req: DataRequest, onApply?: ApplyListener): DataReply {
-  const route = routeAt(state, node, req);
-  if (route !== 'serve') return { status: route };
-  const ev = evaluate(state.store(node, req.segment), req);
-  return ev.commit === undefined ? ev.reply : commit(state, node, req, ev.commit, onApply);
-}
-
-/** applies a write to the owner and, synchronously, to every serving replica */
-function commit(state: ClusterState, owner: NodeId, req: DataRequest, entry: Entry, onApply?: ApplyListener): DataReply {
-  state.store(owner, req.segment).set(req.key, entry);
-  const seg = state.segment(req.segment);
-  let shrunk = false;
-  for (const r of seg.replicas) {
-    if (state.isServing(r)) state.store(r, req.segment).set(req.key, entry);
-    else shrunk = true;
-  }
-  // a replica that missed the write leaves the replica set (replicaSet.ts)
-  if (shrunk) leaveReplicaSet(state, req.segment, (r) => !state.isServing(r));
-  onApply?.(req.op, req.key, entry.version);
-  return { status: KvStatus.Ok, version: entry.version };
 }

@@ -4,7 +4,7 @@
  * the one with the highest sum of versions — versions only grow, so the
  * copy that saw the most writes wins. Ties go to the first copy offered.
  */
-import type { Entry } from './clusterState';
+import type { Entry } from './segmentStore';
 
 export function freshestCopy<C extends ReadonlyMap<string, Entry>>(copies: Iterable<C>): C | null {
   let best: C | null = null;

@@ -1,16 +1,18 @@
 /**
- * One node as it runs on its own (a live node worker): its view of the
- * cluster (pushed by the control plane), its own data, and the same data-path
- * decisions as the simulation (`routeAt`, `evaluate`). Writes return a
- * replication plan that the shell carries out before acknowledging
- * (synchronous replication); no IO, no timers here.
+ * One node as it runs on its own (a live node worker) — the third role of
+ * the cluster's state (see README): its view of the cluster (pushed by the
+ * control plane), its own copies of the segments, its own handoff fences,
+ * and the same data-path decisions as the simulation (`routeAt`,
+ * `evaluate`). Writes return a replication plan that the shell carries out
+ * before acknowledging (synchronous replication); no IO, no timers here.
  */
-import type { NodeId } from '../domain/clusterMap';
+import type { ClusterMap, NodeId } from '../domain/clusterMap';
 import type { DataReply, DataRequest, MapReply } from '../domain/protocol';
 import { KvStatus } from '../domain/status';
 import type { ClusterConfig } from './clusterConfig';
-import { ClusterState, type Entry, type NodeStatus, type SegmentPhase } from './clusterState';
-import { evaluate, routeAt } from './dataPath';
+import type { NodeStatus, SegmentPhase } from './controlState';
+import { evaluate, routeAt, type RoutingView } from './dataPath';
+import { applyNewer, liveKeys, type Entry, type SegmentStore } from './segmentStore';
 
 /** The control plane's view as pushed to nodes. */
 export interface NodeView {
@@ -35,48 +37,105 @@ export interface ServeResult {
   readonly replicate: ReplicationPlan | null;
 }
 
+/** a node's view of the cluster: the latest view the control plane pushed (routing only) */
+class LocalView implements RoutingView {
+  epoch = 0;
+  private owners: NodeId[];
+  private replicas: NodeId[][];
+  private phases: SegmentPhase[];
+  private status: NodeStatus[] = [];
+  private members: NodeId[] = [];
+  private snapshot: ClusterMap | null = null;
+
+  constructor(segments: number) {
+    this.owners = Array.from({ length: segments }, () => -1);
+    this.replicas = Array.from({ length: segments }, () => []);
+    this.phases = Array.from({ length: segments }, () => 'stable');
+  }
+
+  adopt(view: NodeView): void {
+    this.epoch = view.epoch;
+    this.owners = [...view.owners];
+    this.replicas = view.replicas.map((r) => [...r]);
+    this.phases = [...view.phases];
+    this.status = view.nodes.map((n) => n.status);
+    this.members = view.nodes.filter((n) => !n.declaredDead).map((n) => n.id);
+    this.snapshot = null;
+  }
+
+  segment(s: number): { readonly owner: NodeId; readonly replicas: readonly NodeId[]; readonly phase: SegmentPhase } {
+    return { owner: this.owners[s] ?? -1, replicas: this.replicas[s] ?? [], phase: this.phases[s] ?? 'stable' };
+  }
+
+  isServing(id: NodeId): boolean {
+    const s = this.status[id];
+    return s === 'up' || s === 'joining' || s === 'recovering';
+  }
+
+  /** adds a replica locally (right after sending it a snapshot) */
+  addReplica(segment: number, node: NodeId): void {
+    const r = this.replicas[segment];
+    if (r !== undefined && !r.includes(node)) r.push(node);
+  }
+
+  map(): ClusterMap {
+    this.snapshot ??= Object.freeze({
+      epoch: this.epoch,
+      owners: Object.freeze([...this.owners]),
+      replicas: Object.freeze(this.replicas.map((r) => Object.freeze([...r]))),
+      nodes: Object.freeze([...this.members]),
+    });
+    return this.snapshot;
+  }
+}
+
 export class NodeCore {
-  readonly state: ClusterState;
+  /** the cluster as this node last heard of it */
+  readonly view: LocalView;
+  /** per segment: this node's copy */
+  private readonly stores: SegmentStore[];
+  /** per segment: fenced as the old owner of a handoff (acknowledges nothing) */
+  private readonly fences: Uint8Array;
 
   constructor(
     readonly self: NodeId,
     config: ClusterConfig,
   ) {
-    this.state = new ClusterState(config);
-    while (this.state.nodes.length <= self) this.state.addNode('up');
+    this.view = new LocalView(config.segments);
+    this.stores = Array.from({ length: config.segments }, () => new Map<string, Entry>());
+    this.fences = new Uint8Array(config.segments);
+  }
+
+  get epoch(): number {
+    return this.view.epoch;
   }
 
   /** adopts a newer view from the control plane (older ones are ignored) */
   applyView(view: NodeView): void {
-    const st = this.state;
-    if (view.epoch < st.epoch) return;
-    while (st.nodes.length < view.nodes.length) st.addNode('joining');
-    view.nodes.forEach((n) => {
-      const mine = st.node(n.id);
-      mine.status = n.status;
-      mine.declaredDead = n.declaredDead;
-    });
-    view.owners.forEach((owner, s) => {
-      const seg = st.segment(s);
-      // a view in which this node no longer owns a fenced segment settles the fence
-      if (owner !== this.self) seg.fenced = false;
-      seg.owner = owner;
-      seg.replicas = [...(view.replicas[s] ?? [])];
-      seg.phase = view.phases[s] ?? 'stable';
-    });
-    st.epoch = view.epoch;
-    st.touch();
+    if (view.epoch < this.view.epoch) return;
+    // a view in which this node no longer owns a fenced segment settles the fence
+    view.owners.forEach((owner, s) => owner !== this.self && (this.fences[s] = 0));
+    this.view.adopt(view);
+  }
+
+  /** fences `segment` for a handoff away from this node, or lifts the fence (an abandoned handoff) */
+  fence(segment: number, on: boolean): void {
+    this.fences[segment] = on ? 1 : 0;
+  }
+
+  isFenced(segment: number): boolean {
+    return this.fences[segment] === 1;
   }
 
   /** serves one data request from this node's point of view */
   serve(req: DataRequest): ServeResult {
-    const route = routeAt(this.state, this.self, req);
+    const route = routeAt(this.view, this.self, this.isFenced(req.segment), req);
     if (route !== 'serve') return { reply: { status: route }, replicate: null };
-    const store = this.state.store(this.self, req.segment);
+    const store = this.stores[req.segment] as SegmentStore;
     const ev = evaluate(store, req);
     if (ev.commit === undefined) return { reply: ev.reply, replicate: null };
     store.set(req.key, ev.commit);
-    const replicas = this.state.segment(req.segment).replicas.filter((r) => r !== this.self);
+    const replicas = this.view.segment(req.segment).replicas.filter((r) => r !== this.self);
     return {
       reply: { status: KvStatus.Ok, version: ev.commit.version },
       replicate: { segment: req.segment, key: req.key, entry: ev.commit, replicas },
@@ -85,14 +144,17 @@ export class NodeCore {
 
   /** a replicated write from the owner: applied unless this copy is already newer */
   applyReplica(segment: number, key: string, entry: Entry): void {
-    const store = this.state.store(this.self, segment);
-    const cur = store.get(key);
-    if (cur === undefined || cur.version < entry.version) store.set(key, entry);
+    applyNewer(this.stores[segment] as SegmentStore, key, entry);
   }
 
   /** this node's copy of a segment, for a migration or catch-up */
   snapshot(segment: number): [string, Entry][] {
-    return [...this.state.store(this.self, segment)];
+    return [...(this.stores[segment] as SegmentStore)];
+  }
+
+  /** every segment's copy (the final-state check) */
+  snapshots(): [string, Entry][][] {
+    return this.stores.map((s) => [...s]);
   }
 
   /** merges a snapshot into this node's copy of a segment (per key, the higher version wins) */
@@ -102,16 +164,15 @@ export class NodeCore {
 
   /** adds a replica to a segment locally (right after sending it a snapshot, so no write is missed) */
   addReplica(segment: number, node: NodeId): void {
-    const seg = this.state.segment(segment);
-    if (!seg.replicas.includes(node)) seg.replicas.push(node);
+    this.view.addReplica(segment, node);
   }
 
   /** live keys per segment (reported with heartbeats) */
   keyCounts(): number[] {
-    return this.state.segments.map((_, s) => this.state.keyCount(this.self, s));
+    return this.stores.map(liveKeys);
   }
 
   mapReply(): MapReply {
-    return { status: 'Ok', map: this.state.map() };
+    return { status: 'Ok', map: this.view.map() };
   }
 }

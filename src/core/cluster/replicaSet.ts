@@ -8,10 +8,10 @@
  * the detector declares the node dead, however many writes it missed.
  */
 import type { NodeId } from '../domain/clusterMap';
-import type { ClusterState } from './clusterState';
+import type { ControlState } from './controlState';
 
 /** `leaving` leave `segment`'s replica set; true when the set changed */
-export function leaveReplicaSet(state: ClusterState, segment: number, leaving: (r: NodeId) => boolean): boolean {
+export function leaveReplicaSet(state: ControlState, segment: number, leaving: (r: NodeId) => boolean): boolean {
   const seg = state.segment(segment);
   const kept = seg.replicas.filter((r) => !leaving(r));
   if (kept.length === seg.replicas.length) return false;

@@ -1,5 +1,5 @@
 import type { ClusterMap } from '../domain/clusterMap';
-import type { ClusterState, NodeStatus, SegmentPhase } from './clusterState';
+import type { ControlState, NodeStatus, SegmentPhase } from './controlState';
 import type { NodeView } from './nodeCore';
 
 /** The cluster's truth as the control plane sees it (for panels). */
@@ -23,7 +23,7 @@ export interface ClientView {
   readonly owners: readonly number[];
 }
 
-export function clusterViewOf(state: ClusterState, t: number): ClusterView {
+export function clusterViewOf(state: ControlState, t: number): ClusterView {
   return {
     t,
     epoch: state.epoch,

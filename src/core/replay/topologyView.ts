@@ -11,7 +11,7 @@
  * topology event gets no view, only `lacks` naming what is missing.
  */
 import type { ClusterView } from '../cluster/views';
-import type { NodeStatus, SegmentPhase } from '../cluster/clusterState';
+import type { NodeStatus, SegmentPhase } from '../cluster/controlState';
 import type { ClusterEvent } from '../telemetry/events';
 
 export interface TopologyFacts {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClusterState } from '../cluster/clusterState';
+import { ControlState } from '../cluster/controlState';
 import { DEFAULT_CLUSTER_CONFIG } from '../cluster/clusterConfig';
 import { NO_OWNER } from '../domain/clusterMap';
 import { AvailabilityWatch, promotionBoundMs, segmentRisk } from './availabilityRule';
@@ -13,7 +13,7 @@ describe('replicatedSegmentsAvailable (availabilityRule)', () => {
   });
 
   it('a crashed owner with an up in-sync replica awaits promotion; a promotion within the bound is fine, a longer wait is a violation', () => {
-    const st = new ClusterState(config);
+    const st = new ControlState(config);
     const w = new AvailabilityWatch(st);
     st.node(0).status = 'down';
     expect(segmentRisk(st, st.segment(0))).toBe('awaitingPromotion');
@@ -38,7 +38,7 @@ describe('replicatedSegmentsAvailable (availabilityRule)', () => {
   });
 
   it('an up assigned member outside the replica set (room left) while the owner serves is a missing replica; still open at the end, it counts', () => {
-    const st = new ClusterState(config);
+    const st = new ControlState(config);
     const w = new AvailabilityWatch(st);
     st.segment(0).replicas = [];
     expect(segmentRisk(st, st.segment(0))).toBe('replicaMissing');
@@ -48,7 +48,7 @@ describe('replicatedSegmentsAvailable (availabilityRule)', () => {
   });
 
   it('a member that returns while no owner serves is not at risk (it has no source to catch up from)', () => {
-    const st = new ClusterState(config);
+    const st = new ControlState(config);
     const w = new AvailabilityWatch(st);
     st.node(0).status = 'down';
     st.node(0).declaredDead = true;
@@ -60,7 +60,7 @@ describe('replicatedSegmentsAvailable (availabilityRule)', () => {
   });
 
   it('a down or recovering replica is no caught-up replica', () => {
-    const st = new ClusterState(config);
+    const st = new ControlState(config);
     st.node(0).status = 'down';
     st.node(1).status = 'recovering';
     expect(segmentRisk(st, st.segment(0))).toBe(null);

@@ -1,7 +1,7 @@
 /**
  * Invariant `replicatedSegmentsAvailable` (issue 11): a segment that has a
  * live, caught-up replica never stays unavailable longer than detection +
- * promotion. Checked against the cluster's truth (a `ClusterState`: the
+ * promotion. Checked against the cluster's truth (a `ControlState`: the
  * engine's, or the live control plane's) whenever a fault or topology event
  * says it changed. Two ways a segment is at risk, each allowed the same bound:
  * - *awaiting promotion*: its active owner does not serve (crashed, hung, or
@@ -14,7 +14,7 @@
  */
 import { NO_OWNER } from '../domain/clusterMap';
 import type { ClusterConfig } from '../cluster/clusterConfig';
-import type { ClusterState, SegmentInfo } from '../cluster/clusterState';
+import type { ControlState, SegmentInfo } from '../cluster/controlState';
 
 /** ms of message delay and detector-tick slack the bound allows beyond the heartbeat model */
 export const PROMOTION_SLACK_MS = 50;
@@ -29,7 +29,7 @@ export function promotionBoundMs(c: ClusterConfig): number {
 }
 
 /** why a segment is at risk now (null: it is not) */
-export function segmentRisk(state: ClusterState, seg: SegmentInfo): 'awaitingPromotion' | 'replicaMissing' | null {
+export function segmentRisk(state: ControlState, seg: SegmentInfo): 'awaitingPromotion' | 'replicaMissing' | null {
   const up = (n: number): boolean => {
     const info = state.nodes[n];
     return info !== undefined && info.status === 'up' && !info.declaredDead;
@@ -42,7 +42,7 @@ export function segmentRisk(state: ClusterState, seg: SegmentInfo): 'awaitingPro
 }
 
 /** whether the segment's owner serves (a missing replica could catch up from it) */
-function ownerServes(state: ClusterState, seg: SegmentInfo): boolean {
+function ownerServes(state: ControlState, seg: SegmentInfo): boolean {
   return seg.owner !== NO_OWNER && state.isServing(seg.owner);
 }
 
@@ -56,7 +56,7 @@ export class AvailabilityWatch {
   /** the first violations: "segment 3 (awaitingPromotion) from 12000 ms for 8000 ms" */
   readonly examples: string[] = [];
 
-  constructor(private readonly state: ClusterState) {}
+  constructor(private readonly state: ControlState) {}
 
   /** re-evaluates every segment at `t` (after a fault or topology change) */
   observe(t: number): void {

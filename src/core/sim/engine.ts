@@ -5,8 +5,7 @@
  * same event stream, bit for bit.
  */
 import { ZarisClient } from '../client/ZarisClient';
-import { ClusterState } from '../cluster/clusterState';
-import { ControlPlane } from '../cluster/controlPlane';
+import type { ControlState } from '../cluster/controlState';
 import type { FaultCommand } from '../cluster/faults';
 import { Rng } from '../rng';
 import { teeSink, type TelemetrySink } from '../telemetry/events';
@@ -15,6 +14,8 @@ import { VirtualScheduler } from '../time/virtualScheduler';
 import { mergeClientConfig } from '../client/config';
 import type { ConfigChange, Scenario } from './scenario';
 import { mergeWorkload } from './workloadConfig';
+import { SimCluster } from './simCluster';
+import { SimControl } from './simControl';
 import { SimNetwork } from './simNetwork';
 import { Workload } from './workload';
 import { ApplyTracker } from './applyTracker';
@@ -31,8 +32,11 @@ export interface EngineOptions {
 
 export class SimEngine {
   readonly scheduler: SimClock;
-  readonly state: ClusterState;
-  readonly control: ControlPlane;
+  /** the simulated nodes: the control plane's record, and each node's data, queue, link and fences */
+  readonly cluster: SimCluster;
+  /** the control plane's record (owners, replicas, phases, members, epoch) */
+  readonly state: ControlState;
+  readonly control: SimControl;
   readonly network: SimNetwork;
   readonly client: ZarisClient;
   readonly workload: Workload;
@@ -51,10 +55,11 @@ export class SimEngine {
     this.applies = options.trackApplies ?? (options.sinks ?? []).length > 0 ? new ApplyTracker() : null;
     const sinks = [...(options.sinks ?? []), ...(this.applies ? [this.applies] : [])];
     const sink = sinks.length === 0 ? undefined : sinks.length === 1 ? sinks[0] : teeSink(sinks);
-    this.state = new ClusterState(scenario.cluster);
-    this.control = new ControlPlane(this.state, this.scheduler, root.stream(2), sink);
+    this.cluster = new SimCluster(scenario.cluster);
+    this.state = this.cluster.control;
+    this.control = new SimControl(this.cluster, this.scheduler, root.stream(2), sink);
     const applies = this.applies;
-    this.network = new SimNetwork(this.state, this.scheduler, root.stream(1), applies ? (op) => applies.onApply(op) : undefined);
+    this.network = new SimNetwork(this.cluster, this.scheduler, root.stream(1), applies ? (op) => applies.onApply(op) : undefined);
     this.client = new ZarisClient({
       scheduler: this.scheduler,
       transport: this.network,

@@ -10,7 +10,8 @@
  * A violation a bug toggle explains is reported as expected.
  */
 import type { ClientConfig } from '../client/config';
-import type { ClusterState } from '../cluster/clusterState';
+import type { ControlState } from '../cluster/controlState';
+import type { SegmentStore } from '../cluster/segmentStore';
 import { segmentOf } from '../domain/segment';
 import { KvStatus } from '../domain/status';
 import type { OpKind } from '../domain/protocol';
@@ -127,7 +128,7 @@ export class InvariantChecker implements TelemetrySink {
   }
 
   /** checks `replicatedSegmentsAvailable` against `state` at every fault and topology event */
-  watchCluster(state: ClusterState): void {
+  watchCluster(state: ControlState): void {
     this.availability = new AvailabilityWatch(state);
   }
 
@@ -240,9 +241,9 @@ export class InvariantChecker implements TelemetrySink {
   }
 
   /** compares every acknowledged version with the cluster's final data (headless: the engine's ground truth) */
-  checkFinalState(state: ClusterState): void {
-    const segments = state.config.segments;
-    this.checkFinalData((key) => state.authoritative(segmentOf(key, segments))?.get(key)?.version ?? 0);
+  checkFinalState(cluster: { readonly config: { readonly segments: number }; authoritative(segment: number): SegmentStore | null }): void {
+    const segments = cluster.config.segments;
+    this.checkFinalData((key) => cluster.authoritative(segmentOf(key, segments))?.get(key)?.version ?? 0);
   }
 
   /**

@@ -160,7 +160,7 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunOu
   engine.run(options.onProgress, options.progressSlices);
   aggregator.finish(scenario.durationMs);
   checker.finishAvailability(engine.now);
-  checker.checkFinalState(engine.state);
+  checker.checkFinalState(engine.cluster);
   return { summary: summarize(engine, aggregator, checker.report()), engine, aggregator };
 }
 

@@ -8,14 +8,14 @@
  * of `cluster/linkFaults.ts`.
  */
 import { TransportFailure, type Transport, type TransportOutcome } from '../client/transport';
-import type { ClusterState, NodeInfo } from '../cluster/clusterState';
-import { serveData, type ApplyListener } from '../cluster/dataPath';
+import type { NodeInfo } from '../cluster/controlState';
 import { linkLatencyMs, replyFate, requestLost } from '../cluster/linkFaults';
 import type { NodeId } from '../domain/clusterMap';
 import type { NodeReply, NodeRequest } from '../domain/protocol';
 import { KvStatus, TransportErrorCode } from '../domain/status';
 import type { Rng } from '../rng';
 import type { SimClock } from '../time/simClock';
+import type { ApplyListener, SimCluster, SimNode } from './simCluster';
 
 const TIMEOUT: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.Timeout, 'no answer in time') };
 const REFUSED: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.NodeUnavailable, 'connection refused') };
@@ -31,7 +31,10 @@ class Flight {
   outcome: TransportOutcome = TIMEOUT;
   constructor(
     readonly net: SimNetwork,
+    /** the control plane's record of the node (status, incarnation) */
     readonly node: NodeInfo,
+    /** the node's own part (queue, link) */
+    readonly sim: SimNode,
     readonly req: NodeRequest,
     readonly incarnation: number,
     readonly deadline: number,
@@ -55,20 +58,20 @@ export class SimNetwork implements Transport {
   sent = 0;
 
   constructor(
-    private readonly state: ClusterState,
+    private readonly cluster: SimCluster,
     private readonly scheduler: SimClock,
     private readonly rng: Rng,
     private readonly onApply?: ApplyListener,
   ) {}
 
-  private oneWay(node: NodeInfo): number {
-    const { latencyMs, jitterMs } = this.state.config;
+  private oneWay(node: SimNode): number {
+    const { latencyMs, jitterMs } = this.cluster.config;
     const base = jitterMs > 0 ? latencyMs + this.rng.exp(jitterMs) : latencyMs;
     return linkLatencyMs(node.link, this.scheduler.now(), base);
   }
 
   private serviceMs(req: NodeRequest): number {
-    const c = this.state.config;
+    const c = this.cluster.config;
     if (req.type === 'map') return c.mapServiceMs + c.mapServicePerSegmentMs * c.segments;
     return req.kind === 'get' ? c.getServiceMs : c.writeServiceMs;
   }
@@ -78,38 +81,39 @@ export class SimNetwork implements Transport {
     const sched = this.scheduler;
     const now = sched.now();
     const deadline = now + timeoutMs;
-    const node = this.state.nodes[nodeId];
+    const node = this.cluster.control.nodes[nodeId];
     if (node === undefined) {
       sched.at(now, () => done(REFUSED));
       return;
     }
-    if (node.status === 'hung' || requestLost(node.link, now)) {
+    const sim = this.cluster.node(nodeId);
+    if (node.status === 'hung' || requestLost(sim.link, now)) {
       sched.at(deadline, () => done(TIMEOUT));
       return;
     }
-    const lat = this.oneWay(node);
+    const lat = this.oneWay(sim);
     if (node.status === 'down') {
-      this.deliver(now + 2 * lat, new Flight(this, node, req, node.incarnation, deadline, false, done), REFUSED);
+      this.deliver(now + 2 * lat, new Flight(this, node, sim, req, node.incarnation, deadline, false, done), REFUSED);
       return;
     }
     let arrival = now + lat;
     const last = this.linkIn[nodeId] ?? 0;
     if (arrival < last) arrival = last;
     this.linkIn[nodeId] = arrival;
-    const finish = (arrival > node.busyUntil ? arrival : node.busyUntil) + this.serviceMs(req);
-    node.busyUntil = finish;
+    const finish = (arrival > sim.busyUntil ? arrival : sim.busyUntil) + this.serviceMs(req);
+    sim.busyUntil = finish;
     const incarnation = node.incarnation;
     const timedOut = finish > deadline;
     if (timedOut) sched.at(deadline, () => done(TIMEOUT));
-    sched.atCall(finish, serveFlight, new Flight(this, node, req, incarnation, deadline, timedOut, done));
+    sched.atCall(finish, serveFlight, new Flight(this, node, sim, req, incarnation, deadline, timedOut, done));
   }
 
   /** @internal the node serves the request now (decision and side effects), then answers */
   serve(f: Flight): void {
-    const { node, req, deadline, timedOut } = f;
+    const { node, sim, req, deadline, timedOut } = f;
     const now = this.scheduler.now();
     if (node.incarnation !== f.incarnation || node.status === 'down') {
-      if (!timedOut) this.deliver(now + this.oneWay(node), f, RESET);
+      if (!timedOut) this.deliver(now + this.oneWay(sim), f, RESET);
       return;
     }
     if (node.status === 'hung') {
@@ -120,20 +124,20 @@ export class SimNetwork implements Transport {
     let extra = 0;
     let committed = false;
     if (req.type === 'map') {
-      reply = { status: 'Ok', map: this.state.map() };
+      reply = { status: 'Ok', map: this.cluster.control.map() };
     } else {
-      reply = serveData(this.state, node.id, req, this.onApply);
+      reply = this.cluster.serve(node.id, req, this.onApply);
       committed = req.kind !== 'get' && reply.status === KvStatus.Ok;
-      if (committed) extra = this.state.config.replicationMs;
+      if (committed) extra = this.cluster.config.replicationMs;
     }
-    const fate = replyFate(node.link, now, committed, this.rng);
+    const fate = replyFate(sim.link, now, committed, this.rng);
     if (fate === 'lost') {
       // served (a write is committed), but the reply is lost on the way back
       if (!timedOut) this.deliver(deadline, f, TIMEOUT);
       return;
     }
     if (timedOut) return;
-    this.deliver(now + extra + this.oneWay(node), f, fate === 'garbled' ? GARBLED : { ok: true, reply });
+    this.deliver(now + extra + this.oneWay(sim), f, fate === 'garbled' ? GARBLED : { ok: true, reply });
   }
 
   /** the answer reaches the client at `at`, or the client times out first */

@@ -6,7 +6,7 @@
  * cells of them) and shows the master serving most of that range. The
  * telemetry events keep the real slot numbers.
  */
-import type { NodeStatus, SegmentPhase } from '../../core/cluster/clusterState';
+import type { NodeStatus, SegmentPhase } from '../../core/cluster/controlState';
 import type { ClientView, ClusterView } from '../../core/cluster/views';
 import { NO_OWNER } from '../../core/domain/clusterMap';
 import { REDIS_SLOTS } from '../../core/domain/redisKeyspace';

@@ -1,5 +1,5 @@
 /** Named pure selectors over the cluster and client views. */
-import type { NodeStatus, SegmentPhase } from '../../core/cluster/clusterState';
+import type { NodeStatus, SegmentPhase } from '../../core/cluster/controlState';
 import type { ClientView, ClusterView } from '../bridge/types';
 
 /** one segment in the grid */

@@ -7,7 +7,7 @@
  * also names each series in its legend and tooltip.
  */
 import { FAULT_KINDS } from '../../core/cluster/faults';
-import type { NodeStatus, SegmentPhase } from '../../core/cluster/clusterState';
+import type { NodeStatus, SegmentPhase } from '../../core/cluster/controlState';
 import type { Outcome } from '../../core/domain/status';
 import type { EndReason, FaultAction } from '../../core/telemetry/events';
 import type { Phase, RefreshKind } from '../store/layout';

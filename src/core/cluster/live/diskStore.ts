@@ -1,5 +1,5 @@
 import type { NodeId } from '../../domain/clusterMap';
-import type { Entry } from '../clusterState';
+import type { Entry } from '../segmentStore';
 import type { SegmentEntries } from './protocol';
 
 /**

@@ -1,31 +1,33 @@
 /**
- * The live playground's control plane, pure (the control worker only moves
- * messages): the same ControlPlane as the simulation, with failure detection
- * from real heartbeats, segment copies and handoffs carried out by the node
- * workers, the nodes' disks, and the cluster view pushed to nodes and the UI.
+ * The live playground's control shell, pure (the control worker only moves
+ * messages): the same control-plane core as the simulation
+ * (`controlPlane.ts`, through `controlDriver.ts`), with failure detection
+ * from real heartbeats, its data-plane commands carried out as messages to
+ * the node workers, the nodes' disks, and the cluster view pushed to nodes
+ * and the UI.
  *
- * A handoff (failback, scale-out) never has two nodes acknowledging writes
- * for one segment: the old owner is fenced first (it answers
+ * A handoff (`handoff.ts`): a `fence` goes to the old owner, which answers
  * OwnershipChanging and sends its final state to the new owner on the FIFO
- * peer port), the new owner reports that it caught up, ownership flips (one
- * epoch for the batch), the new owner hears of the new view first, then
- * everyone else.
+ * peer port; the new owner's `caughtUp` goes back into the core; after the
+ * flip the new owner hears of the new view first, then everyone else (the
+ * old owner's fence settles with that view); an abandoned move is unfenced.
  */
 import { NO_OWNER, type NodeId } from '../../domain/clusterMap';
 import { Rng } from '../../rng';
 import type { TelemetrySink } from '../../telemetry/events';
 import type { Scheduler, TimerId } from '../../time/scheduler';
 import type { ClusterConfig } from '../clusterConfig';
-import { ClusterState, type Entry } from '../clusterState';
-import { ControlPlane, type DataMover, type SegmentMove } from '../controlPlane';
-import { FAULTS, type FaultCommand } from '../faults';
+import { ControlState } from '../controlState';
+import { ControlDriver } from '../controlDriver';
+import { ControlPlane } from '../controlPlane';
+import type { FaultCommand } from '../faults';
 import { clusterViewOf, nodeViewOf, type ClusterView } from '../views';
 import { freshestCopy } from '../freshestCopy';
+import type { Entry } from '../segmentStore';
 import { DiskStore } from './diskStore';
 import type { ControlToNode, NodeToControl, SegmentEntries } from './protocol';
 
-/** ms a handoff waits for the new owner to catch up before it is abandoned (the old owner keeps the segment) */
-export const HANDOFF_TIMEOUT_MS = 5_000;
+export { HANDOFF_TIMEOUT_MS } from '../handoff';
 /** ms the final-state check waits for node dumps */
 const DUMP_TIMEOUT_MS = 1_000;
 
@@ -34,11 +36,6 @@ export interface LiveControlLinks {
   toNode(node: NodeId, msg: ControlToNode): void;
   /** the cluster's truth, for the UI */
   clusterView(view: ClusterView): void;
-}
-
-interface Handoff {
-  readonly to: NodeId;
-  caughtUp(segment: number): void;
 }
 
 interface Dump {
@@ -51,15 +48,15 @@ interface Dump {
 export type ClusterVersions = Map<string, number>;
 
 export class LiveControl {
-  readonly state: ClusterState;
-  readonly control: ControlPlane;
+  /** the control plane's record */
+  readonly state: ControlState;
+  readonly control: ControlDriver;
   readonly disks: DiskStore;
   /** nodes with a live worker */
   private readonly linked = new Set<NodeId>();
   /** node → how often it was linked (its current worker's incarnation) */
   private readonly incarnations = new Map<NodeId, number>();
   private readonly keyCounts = new Map<NodeId, readonly number[]>();
-  private readonly handoffs = new Map<number, Handoff>();
   private readonly dumps = new Map<number, Dump>();
   private nextId = 1;
   private publishedVersion = -1;
@@ -73,15 +70,20 @@ export class LiveControl {
     sink: TelemetrySink | undefined,
     private readonly links: LiveControlLinks,
   ) {
-    this.state = new ClusterState(config);
+    this.state = new ControlState(config);
     this.disks = new DiskStore(config.segments);
-    const data: DataMover = {
-      keyCount: (node, segment) => this.keyCounts.get(node)?.[segment] ?? 0,
-      copySegment: (from, to, segment) => this.send(from, { kind: 'copy', segment, to }),
-      handOff: (to, moves, ready) => this.handOff(to, moves, ready),
+    const core = new ControlPlane(this.state, Rng.seeded(seed), { detection: 'external', keyCount: (node, segment) => this.keyCounts.get(node)?.[segment] ?? 0 });
+    this.control = new ControlDriver(core, scheduler, sink, {
+      copy: (from, to, segment) => this.send(from, { kind: 'copy', segment, to }),
+      fence: (handoff, from, to, segment) => {
+        this.publish(false); // the segments are transitioning
+        this.send(from, { kind: 'fence', handoff, segment, to });
+      },
+      unfence: (node, segment) => this.send(node, { kind: 'unfence', segment }),
       activated: (to) => this.publish(true, to),
-    };
-    this.control = new ControlPlane(this.state, scheduler, Rng.seeded(seed), sink, { data, detection: 'external' });
+      link: (node, cmd) => this.send(node, { kind: 'link', cmd }),
+      speaksAgain: () => undefined, // a restarted or resumed worker has no queue of the silence
+    });
   }
 
   /** announces the initial topology and starts detection and view publishing */
@@ -117,7 +119,7 @@ export class LiveControl {
   /** a node worker (initial, scale-out, restart) is linked: it replays its disk, then gets the view */
   nodeLinked(id: NodeId): void {
     this.linked.add(id);
-    this.control.detector.beat(id, this.scheduler.now());
+    this.control.beat(id);
     const incarnation = (this.incarnations.get(id) ?? 0) + 1;
     this.incarnations.set(id, incarnation);
     this.links.toNode(id, { kind: 'replay', incarnation, segments: this.disks.replay(id) });
@@ -149,7 +151,7 @@ export class LiveControl {
   fromNode(id: NodeId, msg: NodeToControl): void {
     switch (msg.kind) {
       case 'heartbeat':
-        this.control.detector.beat(id, this.scheduler.now());
+        this.control.beat(id);
         this.keyCounts.set(id, msg.keyCounts);
         return;
       case 'replicaLost':
@@ -166,7 +168,8 @@ export class LiveControl {
         this.disks.merge(id, msg.segment, msg.entries);
         return;
       case 'caughtUp':
-        this.handoffs.get(msg.handoff)?.caughtUp(msg.segment);
+        this.control.caughtUp(msg.handoff, msg.segment);
+        this.publish(false);
         return;
       case 'dumped': {
         const d = this.dumps.get(msg.id);
@@ -177,35 +180,6 @@ export class LiveControl {
         return;
       }
     }
-  }
-
-  /** fence the old owners, wait for `to` to catch up, then let the control plane flip */
-  private handOff(to: NodeId, moves: readonly SegmentMove[], ready: (segments: readonly number[]) => void): void {
-    const id = this.nextId++;
-    const pending = new Set(moves.map((m) => m.segment));
-    const done: number[] = [];
-    let finished = false;
-    const finish = (): void => {
-      if (finished) return;
-      finished = true;
-      this.scheduler.clearTimer(timer);
-      this.handoffs.delete(id);
-      ready(done);
-      // fenced owners that keep their segment (abandoned or refused) serve it again
-      for (const m of moves) if (this.state.segment(m.segment).owner !== to) this.send(m.from, { kind: 'unfence', segment: m.segment });
-      this.publish(false);
-    };
-    this.handoffs.set(id, {
-      to,
-      caughtUp: (segment) => {
-        if (!pending.delete(segment)) return;
-        done.push(segment);
-        if (pending.size === 0) finish();
-      },
-    });
-    const timer = this.scheduler.setTimer(HANDOFF_TIMEOUT_MS, finish);
-    this.publish(false); // the segments are transitioning
-    for (const m of moves) this.send(m.from, { kind: 'fence', handoff: id, segment: m.segment, to });
   }
 
   /** carries out a fault (the bridge has already killed / started workers where needed) */
@@ -223,8 +197,6 @@ export class LiveControl {
         if (cmd.durationMs !== undefined) this.scheduler.setTimer(cmd.durationMs, () => n.status !== 'hung' && this.send(node, { kind: 'hang', on: false }));
       }
       if (cmd.action === 'resume' && before === 'hung') this.send(node, { kind: 'hang', on: false });
-      const link = FAULTS[cmd.action].link;
-      if (link !== undefined) this.send(node, { kind: 'link', cmd: link(cmd) });
     }
     this.publish(true);
   }

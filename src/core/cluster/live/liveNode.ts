@@ -198,14 +198,14 @@ export class LiveNode {
       case 'fence':
         // from now on no write to the segment is acknowledged here; the final
         // state follows every replicated write on the FIFO peer port
-        this.core.state.segment(msg.segment).fenced = true; // routeAt answers OwnershipChanging (dataPath.ts)
+        this.core.fence(msg.segment, true); // routeAt answers OwnershipChanging (dataPath.ts)
         this.links.toPeer(msg.to, { kind: 'snapshot', segment: msg.segment, entries: this.core.snapshot(msg.segment), handoff: msg.handoff });
         return;
       case 'unfence':
-        this.core.state.segment(msg.segment).fenced = false;
+        this.core.fence(msg.segment, false);
         return;
       case 'dump':
-        this.links.toControl({ kind: 'dumped', id: msg.id, segments: this.core.state.segments.map((_, s) => this.core.snapshot(s)) });
+        this.links.toControl({ kind: 'dumped', id: msg.id, segments: this.core.snapshots() });
         return;
       case 'hang':
         this.hung = msg.on;
@@ -218,7 +218,7 @@ export class LiveNode {
 
   /** is `segment` fenced here (a handoff away from this node is in progress)? */
   isFenced(segment: number): boolean {
-    return this.core.state.segment(segment).fenced;
+    return this.core.isFenced(segment);
   }
 
   private drain(): void {

@@ -5,7 +5,7 @@
  * the workers only move them over MessagePorts.
  */
 import type { NodeId } from '../../domain/clusterMap';
-import type { Entry } from '../clusterState';
+import type { Entry } from '../segmentStore';
 import type { LinkFaultCommand } from '../linkFaults';
 import type { NodeView } from '../nodeCore';
 

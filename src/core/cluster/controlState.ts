@@ -1,7 +1,5 @@
-import { NO_OWNER, type ClusterMap, type NodeId } from '../domain/clusterMap';
+import type { ClusterMap, NodeId } from '../domain/clusterMap';
 import type { ClusterConfig } from './clusterConfig';
-import { freshestCopy } from './freshestCopy';
-import { createLinkFaults, type LinkFaults } from './linkFaults';
 
 /** A member's health as the cluster's truth (not as the client sees it). */
 export type NodeStatus = 'up' | 'down' | 'hung' | 'joining' | 'recovering';
@@ -15,10 +13,6 @@ export interface NodeInfo {
   status: NodeStatus;
   /** the detector has declared this node dead (its segments were failed over) */
   declaredDead: boolean;
-  /** the faults on this node's link to its clients (slow, lost ack, partition, garble) */
-  readonly link: LinkFaults;
-  /** virtual time the node's single server is busy until */
-  busyUntil: number;
   /** restarts so far (in-flight requests of an earlier incarnation are reset) */
   incarnation: number;
   /** bumped whenever the node speaks again (resume, rejoin): timers of an older silence are void */
@@ -40,31 +34,20 @@ export interface SegmentInfo {
    * shrinks when a replica misses a write or dies).
    */
   placement: NodeId[];
-  /**
-   * the active owner is fenced for a handoff: it acknowledges nothing for
-   * this segment (answers OwnershipChanging) until ownership flips or the
-   * handoff is abandoned. Simulation truth: set by the handoff; a live
-   * node: its own flag (the view does not carry it).
-   */
-  fenced: boolean;
-}
-
-/** A stored value; `value === null` is a tombstone (the key was deleted). */
-export interface Entry {
-  readonly value: string | null;
-  readonly version: number;
 }
 
 /**
- * The cluster's truth: members, segment ownership with its epoch, and every
- * node's data (per segment, so a segment can be copied on migration and
- * catch-up). Mutated only by the data path and the control plane.
+ * The control plane's record (one role of three; see README): members and
+ * their health, segment ownership with its epoch. No data, no link state,
+ * no fences — those belong to the nodes (`sim/simCluster.ts` in the
+ * simulation, `NodeCore` live). Mutated by the control plane, and by the
+ * replica-set shrink rule (`replicaSet.ts`). In the simulation the nodes
+ * route against this record directly (a view that propagates instantly);
+ * live nodes route against the view pushed from it (`NodeCore`).
  */
-export class ClusterState {
+export class ControlState {
   readonly nodes: NodeInfo[] = [];
   readonly segments: SegmentInfo[] = [];
-  /** node → segment → key → entry */
-  readonly data: Map<string, Entry>[][] = [];
   epoch = 1;
   /** rises on every change of ownership, phase or membership (views are republished when it moves) */
   version = 0;
@@ -76,7 +59,7 @@ export class ClusterState {
       const owner = s % config.nodes;
       const replicas: NodeId[] = [];
       for (let r = 1; r <= config.replicas; r++) replicas.push((owner + r) % config.nodes);
-      this.segments.push({ preferred: owner, owner, replicas, phase: 'stable', lastOwner: owner, placement: [owner, ...replicas], fenced: false });
+      this.segments.push({ preferred: owner, owner, replicas, phase: 'stable', lastOwner: owner, placement: [owner, ...replicas] });
     }
   }
 
@@ -86,13 +69,10 @@ export class ClusterState {
       id,
       status,
       declaredDead: false,
-      link: createLinkFaults(),
-      busyUntil: 0,
       incarnation: 0,
       silence: 0,
     };
     this.nodes.push(node);
-    this.data.push(Array.from({ length: this.config.segments }, () => new Map<string, Entry>()));
     return node;
   }
 
@@ -104,10 +84,6 @@ export class ClusterState {
 
   segment(s: number): SegmentInfo {
     return this.segments[s] as SegmentInfo;
-  }
-
-  store(node: NodeId, segment: number): Map<string, Entry> {
-    return (this.data[node] as Map<string, Entry>[])[segment] as Map<string, Entry>;
   }
 
   /** true when the node runs and answers (possibly as non-owner) */
@@ -152,19 +128,5 @@ export class ClusterState {
     const out: number[] = [];
     this.segments.forEach((s, i) => s.owner === node && out.push(i));
     return out;
-  }
-
-  /** number of live keys (tombstones excluded) a node holds for a segment */
-  keyCount(node: NodeId, segment: number): number {
-    let n = 0;
-    for (const e of this.store(node, segment).values()) if (e.value !== null) n++;
-    return n;
-  }
-
-  /** the authoritative copy of a segment: its owner, else the freshest holder */
-  authoritative(segment: number): Map<string, Entry> | null {
-    const seg = this.segment(segment);
-    if (seg.owner !== NO_OWNER) return this.store(seg.owner, segment);
-    return freshestCopy(this.nodes.map((n) => this.store(n.id, segment)));
   }
 }

@@ -1,0 +1,109 @@
+/**
+ * The simulation's truth about its nodes (one role of three; see
+ * `cluster/README.md`): the control plane's record (`ControlState`, which
+ * simulated nodes route by directly) plus what only nodes hold — each
+ * node's copies of every segment, its server queue, its client-link faults
+ * and its handoff fences. Crashed nodes keep their stores (a disk).
+ */
+import { NO_OWNER, type NodeId } from '../domain/clusterMap';
+import type { DataReply, DataRequest } from '../domain/protocol';
+import { KvStatus } from '../domain/status';
+import type { ClusterConfig } from '../cluster/clusterConfig';
+import { ControlState } from '../cluster/controlState';
+import { evaluate, routeAt } from '../cluster/dataPath';
+import { freshestCopy } from '../cluster/freshestCopy';
+import { createLinkFaults, type LinkFaults } from '../cluster/linkFaults';
+import { leaveReplicaSet } from '../cluster/replicaSet';
+import { liveKeys, type Entry, type SegmentStore } from '../cluster/segmentStore';
+
+/** Called for every write applied, so checkers can see duplicate applies. */
+export type ApplyListener = (op: number, key: string, version: number) => void;
+
+/** what a simulated node holds beside the control plane's record of it */
+export interface SimNode {
+  readonly id: NodeId;
+  /** virtual time the node's single server is busy until */
+  busyUntil: number;
+  /** the faults on this node's client link (slow, lost ack, partition, garble) */
+  readonly link: LinkFaults;
+  /** per segment: 1 while this node is fenced as the old owner of a handoff */
+  readonly fenced: Uint8Array;
+  /** per segment: this node's copy */
+  readonly stores: SegmentStore[];
+}
+
+export class SimCluster {
+  readonly control: ControlState;
+  private readonly simNodes: SimNode[] = [];
+
+  constructor(readonly config: ClusterConfig) {
+    this.control = new ControlState(config);
+  }
+
+  /** a node's own part (created on first use: scale-out adds members to the record) */
+  node(id: NodeId): SimNode {
+    let n = this.simNodes[id];
+    if (n === undefined) {
+      if (id < 0 || id >= this.control.nodes.length) throw new Error(`no node ${id}`);
+      while (this.simNodes.length <= id) {
+        const segments = this.config.segments;
+        this.simNodes.push({
+          id: this.simNodes.length,
+          busyUntil: 0,
+          link: createLinkFaults(),
+          fenced: new Uint8Array(segments),
+          stores: Array.from({ length: segments }, () => new Map<string, Entry>()),
+        });
+      }
+      n = this.simNodes[id] as SimNode;
+    }
+    return n;
+  }
+
+  store(node: NodeId, segment: number): SegmentStore {
+    return this.node(node).stores[segment] as SegmentStore;
+  }
+
+  /** live keys `node` holds for `segment` */
+  keyCount(node: NodeId, segment: number): number {
+    return liveKeys(this.store(node, segment));
+  }
+
+  /** `to`'s copy of `segment` becomes a copy of `from`'s */
+  copySegment(from: NodeId, to: NodeId, segment: number): void {
+    this.node(to).stores[segment] = new Map(this.store(from, segment));
+  }
+
+  /** the authoritative copy of a segment: its owner's, else the freshest holder's (`freshestCopy.ts`) */
+  authoritative(segment: number): SegmentStore | null {
+    const seg = this.control.segment(segment);
+    if (seg.owner !== NO_OWNER) return this.store(seg.owner, segment);
+    return freshestCopy(this.control.nodes.map((n) => this.store(n.id, segment)));
+  }
+
+  /**
+   * Node `node` (serving) answers one data request: the routing decision and
+   * the owner's evaluation (`dataPath.ts`); a write is applied to the owner
+   * and, synchronously, to every serving replica (simulation).
+   */
+  serve(node: NodeId, req: DataRequest, onApply?: ApplyListener): DataReply {
+    const st = this.control;
+    const own = this.node(node);
+    const route = routeAt(st, node, own.fenced[req.segment] === 1, req);
+    if (route !== 'serve') return { status: route };
+    const ev = evaluate(own.stores[req.segment] as SegmentStore, req);
+    if (ev.commit === undefined) return ev.reply;
+    const entry = ev.commit;
+    (own.stores[req.segment] as SegmentStore).set(req.key, entry);
+    const seg = st.segment(req.segment);
+    let shrunk = false;
+    for (const r of seg.replicas) {
+      if (st.isServing(r)) this.store(r, req.segment).set(req.key, entry);
+      else shrunk = true;
+    }
+    // a replica that missed the write leaves the replica set (replicaSet.ts)
+    if (shrunk) leaveReplicaSet(st, req.segment, (r) => !st.isServing(r));
+    onApply?.(req.op, req.key, entry.version);
+    return { status: KvStatus.Ok, version: entry.version };
+  }
+}

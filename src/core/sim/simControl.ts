@@ -1,0 +1,99 @@
+/**
+ * The simulation's control shell: the one control-plane core
+ * (`cluster/controlPlane.ts`) driven on virtual time, its data-plane
+ * commands carried out on the simulated nodes (`simCluster.ts`):
+ *
+ * - a catch-up copy is a copy of the source's store;
+ * - a handoff's fence marks the old owner fenced; its final state reaches
+ *   the new owner one replication round trip later (`replicationMs`) and the
+ *   new owner reports it caught up — unless the old owner crashed, hung or
+ *   restarted meanwhile, in which case it never sent it (the core has
+ *   abandoned that move already: `cluster/handoff.ts`);
+ * - a flip settles the fences of the segments' old owners (as a live node
+ *   does when it hears of the new view); an abandoned move lifts its fence;
+ * - link faults go to the node's link; a node that speaks again starts
+ *   with an empty queue.
+ */
+import { ControlDriver, type DataPlane } from '../cluster/controlDriver';
+import { ControlPlane } from '../cluster/controlPlane';
+import type { FaultCommand } from '../cluster/faults';
+import { applyLinkFault } from '../cluster/linkFaults';
+import type { NodeId } from '../domain/clusterMap';
+import type { Rng } from '../rng';
+import type { TelemetrySink } from '../telemetry/events';
+import type { Scheduler } from '../time/scheduler';
+import type { SimCluster } from './simCluster';
+
+interface Delivery {
+  readonly from: NodeId;
+  readonly to: NodeId;
+  readonly segment: number;
+  /** the old owner's incarnation when it was fenced (a restarted node never sends the old one's state) */
+  readonly incarnation: number;
+}
+
+export class SimControl {
+  readonly core: ControlPlane;
+  private readonly driver: ControlDriver;
+  /** handoff → the final states on their way to the new owner (one replication round trip) */
+  private readonly deliveries = new Map<number, Delivery[]>();
+
+  constructor(
+    private readonly cluster: SimCluster,
+    private readonly scheduler: Scheduler,
+    rng: Rng,
+    sink?: TelemetrySink,
+  ) {
+    this.core = new ControlPlane(cluster.control, rng, { detection: 'modelled', keyCount: (node, segment) => cluster.keyCount(node, segment) });
+    this.driver = new ControlDriver(this.core, scheduler, sink, this.dataPlane());
+  }
+
+  /** announces the initial topology */
+  announce(): void {
+    this.driver.announce();
+  }
+
+  /** carries out one fault now */
+  apply(f: FaultCommand): void {
+    this.driver.apply(f);
+  }
+
+  private dataPlane(): DataPlane {
+    const cluster = this.cluster;
+    return {
+      copy: (from, to, segment) => cluster.copySegment(from, to, segment),
+      fence: (handoff, from, to, segment) => {
+        cluster.node(from).fenced[segment] = 1;
+        let batch = this.deliveries.get(handoff);
+        if (batch === undefined) {
+          batch = [];
+          this.deliveries.set(handoff, batch);
+          this.scheduler.setTimer(cluster.config.replicationMs, () => this.deliver(handoff));
+        }
+        batch.push({ from, to, segment, incarnation: cluster.control.node(from).incarnation });
+      },
+      unfence: (node, segment) => {
+        cluster.node(node).fenced[segment] = 0;
+      },
+      activated: (_node, segments) => {
+        for (const n of cluster.control.nodes) for (const s of segments) cluster.node(n.id).fenced[s] = 0;
+      },
+      link: (node, cmd) => applyLinkFault(cluster.node(node).link, cmd, this.scheduler.now()),
+      speaksAgain: (node) => {
+        cluster.node(node).busyUntil = this.scheduler.now();
+      },
+    };
+  }
+
+  /** the fenced owners' final states arrive: each new owner catches up and reports it */
+  private deliver(handoff: number): void {
+    const batch = this.deliveries.get(handoff) ?? [];
+    this.deliveries.delete(handoff);
+    const st = this.cluster.control;
+    for (const d of batch) {
+      if (!st.isServing(d.from) || st.node(d.from).incarnation !== d.incarnation) continue;
+      this.cluster.copySegment(d.from, d.to, d.segment);
+      this.driver.caughtUp(handoff, d.segment);
+    }
+  }
+}
