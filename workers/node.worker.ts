@@ -1,5 +1,5 @@
 /**
- * One cluster node on real time: a thin shell around the pure LiveNode
+ * One cluster node on real time: a thin shell around the pure LiveNode (through LiveNodeShell)
  * (data-path decisions, synchronous replication, durable writes, fencing)
  * that moves its messages over MessagePorts, sends heartbeats and carries
  * out what the shared link-fault rules (`core/cluster/linkFaults.ts`, with
@@ -10,14 +10,14 @@
 import * as Comlink from 'comlink';
 import type { ClusterConfig } from '../src/core/cluster/clusterConfig';
 import { linkLatencyMs, replyFate, requestLost } from '../src/core/cluster/linkFaults';
-import { LiveNode } from '../src/core/cluster/live/liveNode';
+import { LiveNodeShell } from '../src/core/cluster/live/liveNode';
 import type { NodeReply } from '../src/core/domain/protocol';
 import { Rng } from '../src/core/rng';
 import { PortBatcher } from '../src/platform/portBatcher';
 import { RealScheduler } from '../src/platform/realScheduler';
 import type { ControlToNode, NodeAnswer, NodeCall, NodeToControl, PeerMessage } from '../src/platform/workerProtocol';
 
-let node: LiveNode | null = null;
+let node: LiveNodeShell | null = null;
 let control: MessagePort | null = null;
 let latencyMs = 0;
 /** draws of the link faults (lost ack, garble): seeded from the session seed and the node id */
@@ -52,7 +52,7 @@ const api = {
     control = controlPort;
     latencyMs = config.latencyMs;
     rng = Rng.seeded(seed).stream(1_000 + self);
-    node = new LiveNode(self, config, new RealScheduler(), {
+    node = new LiveNodeShell(self, config, new RealScheduler(), {
       toPeer: (peer, msg) => {
         const port = peers.get(peer);
         port?.postMessage(msg);

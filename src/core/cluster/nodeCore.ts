@@ -76,6 +76,13 @@ class LocalView implements RoutingView {
   addReplica(segment: number, node: NodeId): void {
     const r = this.replicas[segment];
     if (r !== undefined && !r.includes(node)) r.push(node);
+    this.snapshot = null;
+  }
+
+  removeReplica(segment: number, node: NodeId): void {
+    const r = this.replicas[segment];
+    if (r !== undefined) this.replicas[segment] = r.filter((x) => x !== node);
+    this.snapshot = null;
   }
 
   map(): ClusterMap {
@@ -165,6 +172,11 @@ export class NodeCore {
   /** adds a replica to a segment locally (right after sending it a snapshot, so no write is missed) */
   addReplica(segment: number, node: NodeId): void {
     this.view.addReplica(segment, node);
+  }
+
+  /** the snapshot did not reach `node` (no link): it is not a replica after all */
+  removeReplica(segment: number, node: NodeId): void {
+    this.view.removeReplica(segment, node);
   }
 
   /** live keys per segment (reported with heartbeats) */

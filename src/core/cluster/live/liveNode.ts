@@ -1,11 +1,15 @@
 /**
- * One live cluster node's logic, pure (the node worker only moves messages
- * and owns real timers): the node core's data-path decisions, synchronous
+ * One live cluster node's logic as a pure state machine (raft's shape, like
+ * the control plane): the node core's data-path decisions, synchronous
  * replication to peers, the node's durable "disk" (held outside the worker,
  * by the control plane: a write is posted to it before it is acknowledged,
  * so a terminated worker's acknowledged writes are already in the disk's
- * queue), fencing during an ownership handoff, and replay of the
- * disk after a restart.
+ * queue), fencing during an ownership handoff, and replay of the disk after
+ * a restart. Inputs (a client request, a peer or control message, a timer
+ * it set, an undeliverable message) carry the time; what it decides —
+ * messages, answers, timers — comes out as values ({@link NodeOutput}),
+ * taken with {@link LiveNode.ready}. {@link LiveNodeShell} carries them out
+ * on a scheduler and links (the node worker, the test kit).
  */
 import type { NodeId } from '../../domain/clusterMap';
 import type { NodeReply, NodeRequest } from '../../domain/protocol';
@@ -23,27 +27,44 @@ import type { ControlToNode, DiskWrite, NodeToControl, PeerMessage } from './pro
  */
 export const REPLICATION_TIMEOUT_MS = 1_000;
 
-/** Where a live node's messages go (the worker: MessagePorts). */
-export interface LiveNodeLinks {
-  /** posts to a peer node; false when there is no link to it */
-  toPeer(peer: NodeId, msg: PeerMessage): boolean;
-  toControl(msg: NodeToControl): void;
+/** a timer the node set; handed back through {@link LiveNode.fire} */
+export type NodeTimer = { readonly kind: 'flushDisk' } | { readonly kind: 'replicationTimeout'; readonly id: number };
+
+export type NodeOutput =
+  | { readonly kind: 'peer'; readonly peer: NodeId; readonly msg: PeerMessage }
+  | { readonly kind: 'control'; readonly msg: NodeToControl }
+  /** the answer to the request the shell tagged `replyTo` */
+  | { readonly kind: 'reply'; readonly replyTo: number; readonly reply: NodeReply }
+  | { readonly kind: 'timer'; readonly afterMs: number; readonly timer: NodeTimer };
+
+/** a committed write waiting for its replicas' acks and its disk batch before it is acknowledged */
+interface PendingAck {
+  waiting: number;
+  seq: number;
+  readonly replyTo: number;
+  readonly reply: NodeReply;
 }
 
-type Respond = (reply: NodeReply) => void;
+/** a replica's ack the write waits for */
+interface RepWait {
+  readonly ack: PendingAck;
+  readonly segment: number;
+  readonly replica: NodeId;
+}
 
 export class LiveNode {
   readonly core: NodeCore;
   /** answers nothing, replicates nothing, sends no heartbeat */
   hung = false;
-  /** the faults on this node's client link; the worker shell asks `linkFaults.ts` what they do to each request and reply */
+  /** the faults on this node's client link; the shell asks `linkFaults.ts` what they do to each request and reply */
   readonly link: LinkFaults = createLinkFaults();
   private replayed = false;
   private viewed = false;
   /** requests that arrived before the disk replay and the first view */
-  private waiting: [NodeRequest, Respond][] = [];
+  private waiting: [NodeRequest, number][] = [];
   private nextId = 1;
-  private readonly repWaits = new Map<number, () => void>();
+  /** replication id → the write waiting for that replica's ack */
+  private readonly repWaits = new Map<number, RepWait>();
   /** writes applied and not yet posted to the disk (posted as one batch per tick, or before an acknowledgement) */
   private diskBatch: DiskWrite[] = [];
   /** this worker's incarnation, from its replay (-1 before: nothing is posted to the disk until then) */
@@ -52,19 +73,26 @@ export class LiveNode {
   private diskSeq = 0;
   private durableSeq = 0;
   /** acknowledgements waiting for their disk batch, in seq order */
-  private durableWaits: { readonly seq: number; readonly fn: () => void }[] = [];
+  private durableWaits: PendingAck[] = [];
+  private outbox: NodeOutput[] = [];
+  private now = 0;
 
   constructor(
     readonly self: NodeId,
     config: ClusterConfig,
-    private readonly scheduler: Scheduler,
-    private readonly links: LiveNodeLinks,
   ) {
     this.core = new NodeCore(self, config);
   }
 
+  /** the outputs decided since the last call, in order */
+  ready(): NodeOutput[] {
+    const out = this.outbox;
+    this.outbox = [];
+    return out;
+  }
+
   /** true once the disk is replayed and the first view adopted: until then requests wait */
-  get ready(): boolean {
+  get serving(): boolean {
     return this.replayed && this.viewed;
   }
 
@@ -73,109 +101,137 @@ export class LiveNode {
     return this.hung ? null : { kind: 'heartbeat', keyCounts: this.core.keyCounts() };
   }
 
-  /** a client request; `respond` is called once with the answer (never while hung) */
-  request(req: NodeRequest, respond: Respond): void {
+  private toPeer(peer: NodeId, msg: PeerMessage): void {
+    this.outbox.push({ kind: 'peer', peer, msg });
+  }
+
+  private toControl(msg: NodeToControl): void {
+    this.outbox.push({ kind: 'control', msg });
+  }
+
+  private timer(afterMs: number, timer: NodeTimer): void {
+    this.outbox.push({ kind: 'timer', afterMs, timer });
+  }
+
+  /** a client request, answered once by a `reply` output tagged `replyTo` (never while hung) */
+  request(req: NodeRequest, replyTo: number, now: number): void {
+    this.now = now;
     if (this.hung) return;
-    if (!this.ready) {
-      this.waiting.push([req, respond]);
+    if (!this.serving) {
+      this.waiting.push([req, replyTo]);
       return;
     }
-    if (req.type === 'map') return respond(this.core.mapReply());
+    if (req.type === 'map') return this.reply(replyTo, this.core.mapReply());
     const { reply, replicate } = this.core.serve(req);
-    if (replicate === null) return respond(reply);
-    this.commit(replicate, () => respond(reply));
+    if (replicate === null) return this.reply(replyTo, reply);
+    this.commit(replicate, { waiting: replicate.replicas.length + 1, seq: 0, replyTo, reply });
+  }
+
+  private reply(replyTo: number, reply: NodeReply): void {
+    this.outbox.push({ kind: 'reply', replyTo, reply });
   }
 
   /**
    * A committed write: applied on every replica and durable on this node's
-   * disk, then `done` (the acknowledgement). Waiting for the disk's
-   * `persisted` (not only for the post) is what makes a restart safe: a
-   * worker restarted at once replays a disk that already holds every write
-   * it acknowledged.
+   * disk, then acknowledged. Waiting for the disk's `persisted` (not only
+   * for the post) is what makes a restart safe: a worker restarted at once
+   * replays a disk that already holds every write it acknowledged.
    */
-  private commit(plan: ReplicationPlan, done: () => void): void {
-    const seq = this.persist(plan.segment, plan.key, plan.entry);
-    let waiting = plan.replicas.length + 1;
-    const one = (): void => {
-      if (--waiting > 0) return;
-      this.flushDisk();
-      this.whenDurable(seq, done);
-    };
-    for (const r of plan.replicas) this.replicateTo(r, plan, one);
-    one();
+  private commit(plan: ReplicationPlan, ack: PendingAck): void {
+    ack.seq = this.persist(plan.segment, plan.key, plan.entry);
+    for (const r of plan.replicas) this.replicateTo(r, plan, ack);
+    this.oneDone(ack);
+  }
+
+  /** one of the write's replicas acked (or was given up), or the owner's own apply */
+  private oneDone(ack: PendingAck): void {
+    if (--ack.waiting > 0) return;
+    this.flushDisk();
+    if (ack.seq <= this.durableSeq) this.reply(ack.replyTo, ack.reply);
+    else this.durableWaits.push(ack);
   }
 
   /** queues an applied write for the disk (posted within the tick); returns the seq of its batch */
   private persist(segment: number, key: string, entry: ReplicationPlan['entry']): number {
-    if (this.diskBatch.length === 0) this.scheduler.setTimer(0, () => this.flushDisk());
+    if (this.diskBatch.length === 0) this.timer(0, { kind: 'flushDisk' });
     this.diskBatch.push({ segment, key, entry });
     return this.diskSeq + 1;
   }
 
   private flushDisk(): void {
     if (this.diskBatch.length === 0 || this.incarnation < 0) return;
-    this.links.toControl({ kind: 'persist', incarnation: this.incarnation, seq: ++this.diskSeq, writes: this.diskBatch });
+    this.toControl({ kind: 'persist', incarnation: this.incarnation, seq: ++this.diskSeq, writes: this.diskBatch });
     this.diskBatch = [];
-  }
-
-  private whenDurable(seq: number, fn: () => void): void {
-    if (seq <= this.durableSeq) fn();
-    else this.durableWaits.push({ seq, fn });
   }
 
   private durable(seq: number): void {
     this.durableSeq = Math.max(this.durableSeq, seq);
     let i = 0;
-    while (i < this.durableWaits.length && (this.durableWaits[i] as { seq: number }).seq <= this.durableSeq) i++;
+    while (i < this.durableWaits.length && (this.durableWaits[i] as PendingAck).seq <= this.durableSeq) i++;
     if (i === 0) return;
-    const ready = this.durableWaits.slice(0, i);
+    const done = this.durableWaits.slice(0, i);
     this.durableWaits = this.durableWaits.slice(i);
-    for (const w of ready) w.fn();
+    for (const w of done) this.reply(w.replyTo, w.reply);
   }
 
-  /** one replica: acked, or after REPLICATION_TIMEOUT_MS reported lost (the write is acknowledged without it) */
-  private replicateTo(r: NodeId, plan: ReplicationPlan, done: () => void): void {
-    const lost = (): void => {
-      this.links.toControl({ kind: 'replicaLost', segment: plan.segment, replica: r });
-      done();
-    };
+  /** one replica: acked, or after REPLICATION_TIMEOUT_MS (or at once, with no link to it) reported lost; the write is acknowledged without it */
+  private replicateTo(r: NodeId, plan: ReplicationPlan, ack: PendingAck): void {
     const id = this.nextId++;
-    if (!this.links.toPeer(r, { kind: 'rep', id, segment: plan.segment, key: plan.key, entry: plan.entry })) return lost();
-    const timer = this.scheduler.setTimer(REPLICATION_TIMEOUT_MS, () => {
-      if (this.repWaits.delete(id)) lost();
-    });
-    this.repWaits.set(id, () => {
-      this.scheduler.clearTimer(timer);
-      done();
-    });
+    this.repWaits.set(id, { ack, segment: plan.segment, replica: r });
+    this.toPeer(r, { kind: 'rep', id, segment: plan.segment, key: plan.key, entry: plan.entry });
+    this.timer(REPLICATION_TIMEOUT_MS, { kind: 'replicationTimeout', id });
   }
 
-  fromPeer(from: NodeId, msg: PeerMessage): void {
+  private replicaLost(id: number): void {
+    const w = this.repWaits.get(id);
+    if (w === undefined) return;
+    this.repWaits.delete(id);
+    this.toControl({ kind: 'replicaLost', segment: w.segment, replica: w.replica });
+    this.oneDone(w.ack);
+  }
+
+  /** a timer this node set fires */
+  fire(t: NodeTimer, now: number): void {
+    this.now = now;
+    if (t.kind === 'flushDisk') return this.flushDisk();
+    this.replicaLost(t.id); // no ack in time (a no-op once it came)
+  }
+
+  /** the shell could not deliver a message (no link to the peer): a replica is lost at once; a catch-up copy does not add the replica */
+  undeliverable(peer: NodeId, msg: PeerMessage, now: number): void {
+    this.now = now;
+    if (msg.kind === 'rep') this.replicaLost(msg.id);
+    else if (msg.kind === 'snapshot' && msg.handoff === undefined) this.core.removeReplica(msg.segment, peer);
+  }
+
+  fromPeer(from: NodeId, msg: PeerMessage, now: number): void {
+    this.now = now;
     switch (msg.kind) {
       case 'rep': {
         if (this.hung) return;
         this.core.applyReplica(msg.segment, msg.key, msg.entry);
         this.persist(msg.segment, msg.key, msg.entry);
-        this.links.toPeer(from, { kind: 'repAck', id: msg.id });
+        this.toPeer(from, { kind: 'repAck', id: msg.id });
         return;
       }
       case 'repAck': {
         const w = this.repWaits.get(msg.id);
         this.repWaits.delete(msg.id);
-        w?.();
+        if (w !== undefined) this.oneDone(w.ack);
         return;
       }
       case 'snapshot':
         this.core.loadSnapshot(msg.segment, msg.entries);
         this.flushDisk(); // earlier writes first
         // the disk port is FIFO: the snapshot is durable before the control plane reads `caughtUp`
-        this.links.toControl({ kind: 'persistSegment', incarnation: this.incarnation, segment: msg.segment, entries: msg.entries });
-        if (msg.handoff !== undefined) this.links.toControl({ kind: 'caughtUp', handoff: msg.handoff, segment: msg.segment });
+        this.toControl({ kind: 'persistSegment', incarnation: this.incarnation, segment: msg.segment, entries: msg.entries });
+        if (msg.handoff !== undefined) this.toControl({ kind: 'caughtUp', handoff: msg.handoff, segment: msg.segment });
         return;
     }
   }
 
-  fromControl(msg: ControlToNode): void {
+  fromControl(msg: ControlToNode, now: number): void {
+    this.now = now;
     switch (msg.kind) {
       case 'replay':
         for (const [segment, entries] of msg.segments) this.core.loadSnapshot(segment, entries);
@@ -191,27 +247,27 @@ export class LiveNode {
         return this.drain();
       case 'copy':
         // snapshot first, then replicate to the receiver: the peer port is FIFO, so it misses no write
-        if (this.links.toPeer(msg.to, { kind: 'snapshot', segment: msg.segment, entries: this.core.snapshot(msg.segment) })) {
-          this.core.addReplica(msg.segment, msg.to);
-        }
+        // (undelivered — no link to the receiver — it is not a replica after all: `undeliverable`)
+        this.toPeer(msg.to, { kind: 'snapshot', segment: msg.segment, entries: this.core.snapshot(msg.segment) });
+        this.core.addReplica(msg.segment, msg.to);
         return;
       case 'fence':
         // from now on no write to the segment is acknowledged here; the final
         // state follows every replicated write on the FIFO peer port
         this.core.fence(msg.segment, true); // routeAt answers OwnershipChanging (dataPath.ts)
-        this.links.toPeer(msg.to, { kind: 'snapshot', segment: msg.segment, entries: this.core.snapshot(msg.segment), handoff: msg.handoff });
+        this.toPeer(msg.to, { kind: 'snapshot', segment: msg.segment, entries: this.core.snapshot(msg.segment), handoff: msg.handoff });
         return;
       case 'unfence':
         this.core.fence(msg.segment, false);
         return;
       case 'dump':
-        this.links.toControl({ kind: 'dumped', id: msg.id, segments: this.core.snapshots() });
+        this.toControl({ kind: 'dumped', id: msg.id, segments: this.core.snapshots() });
         return;
       case 'hang':
         this.hung = msg.on;
         return;
       case 'link':
-        applyLinkFault(this.link, msg.cmd, this.scheduler.now());
+        applyLinkFault(this.link, msg.cmd, this.now);
         return;
     }
   }
@@ -222,9 +278,96 @@ export class LiveNode {
   }
 
   private drain(): void {
-    if (!this.ready || this.waiting.length === 0) return;
+    if (!this.serving || this.waiting.length === 0) return;
     const w = this.waiting;
     this.waiting = [];
-    for (const [req, respond] of w) this.request(req, respond);
+    for (const [req, replyTo] of w) this.request(req, replyTo, this.now);
+  }
+}
+
+/** Where a live node's messages go (the worker: MessagePorts; the test kit: simulated ports). */
+export interface LiveNodeLinks {
+  /** posts to a peer node; false when there is no link to it */
+  toPeer(peer: NodeId, msg: PeerMessage): boolean;
+  toControl(msg: NodeToControl): void;
+}
+
+type Respond = (reply: NodeReply) => void;
+
+/**
+ * The thin shell around {@link LiveNode}: hands inputs in with the
+ * scheduler's time and carries the outputs out — messages on the links,
+ * answers to the callbacks, timers on the scheduler (firing back into the
+ * node). No decision is taken here.
+ */
+export class LiveNodeShell {
+  readonly node: LiveNode;
+  private readonly responders = new Map<number, Respond>();
+  private nextReply = 1;
+
+  constructor(
+    readonly self: NodeId,
+    config: ClusterConfig,
+    private readonly scheduler: Scheduler,
+    private readonly links: LiveNodeLinks,
+  ) {
+    this.node = new LiveNode(self, config);
+  }
+
+  get link(): LinkFaults {
+    return this.node.link;
+  }
+
+  heartbeat(): NodeToControl | null {
+    return this.node.heartbeat();
+  }
+
+  isFenced(segment: number): boolean {
+    return this.node.core.isFenced(segment);
+  }
+
+  /** a client request; `respond` is called once with the answer (never while hung) */
+  request(req: NodeRequest, respond: Respond): void {
+    const id = this.nextReply++;
+    this.responders.set(id, respond);
+    this.node.request(req, id, this.scheduler.now());
+    this.flush();
+  }
+
+  fromPeer(from: NodeId, msg: PeerMessage): void {
+    this.node.fromPeer(from, msg, this.scheduler.now());
+    this.flush();
+  }
+
+  fromControl(msg: ControlToNode): void {
+    this.node.fromControl(msg, this.scheduler.now());
+    this.flush();
+  }
+
+  private flush(): void {
+    for (let out = this.node.ready(); out.length > 0; out = this.node.ready()) {
+      for (const o of out) this.carry(o);
+    }
+  }
+
+  private carry(o: NodeOutput): void {
+    switch (o.kind) {
+      case 'peer':
+        if (!this.links.toPeer(o.peer, o.msg)) this.node.undeliverable(o.peer, o.msg, this.scheduler.now());
+        return;
+      case 'control':
+        return this.links.toControl(o.msg);
+      case 'reply': {
+        const respond = this.responders.get(o.replyTo);
+        this.responders.delete(o.replyTo);
+        return respond?.(o.reply);
+      }
+      case 'timer':
+        this.scheduler.setTimer(o.afterMs, () => {
+          this.node.fire(o.timer, this.scheduler.now());
+          this.flush();
+        });
+        return;
+    }
   }
 }

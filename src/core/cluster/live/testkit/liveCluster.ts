@@ -19,7 +19,7 @@ import { replyFate, requestLost } from '../../linkFaults';
 import { Rng } from '../../../rng';
 import type { FaultCommand } from '../../faults';
 import { LiveControl } from '../liveControl';
-import { LiveNode } from '../liveNode';
+import { LiveNodeShell } from '../liveNode';
 
 /** a link's end points: 'c' is the control plane, 'k' the client, a number a node */
 type End = NodeId | 'c' | 'k';
@@ -40,7 +40,7 @@ export class LiveCluster {
   readonly control: LiveControl;
   /** the invariant checker the headless runs use, fed this cluster's events, its operations and its truth */
   readonly checker = new InvariantChecker(() => DEFAULT_CLIENT_CONFIG);
-  readonly nodes = new Map<NodeId, LiveNode>();
+  readonly nodes = new Map<NodeId, LiveNodeShell>();
   /** one-way latency per link, ms (default 1) */
   latency: (from: End, to: End) => number = () => 1;
   /** every write a node acknowledged */
@@ -74,10 +74,10 @@ export class LiveCluster {
   }
 
   /** starts a node (a fresh instance: empty memory) and links it */
-  spawn(id: NodeId): LiveNode {
+  spawn(id: NodeId): LiveNodeShell {
     // a terminated worker posts nothing more (its timers stop with it); what it posted before still arrives
     const alive = (): boolean => this.nodes.get(id) === node;
-    const node: LiveNode = new LiveNode(id, this.config, this.sched, {
+    const node: LiveNodeShell = new LiveNodeShell(id, this.config, this.sched, {
       toPeer: (peer, msg) => {
         if (!alive() || !this.nodes.has(peer)) return false;
         this.deliver(id, peer, () => this.nodes.get(peer)?.fromPeer(id, msg));
@@ -107,7 +107,7 @@ export class LiveCluster {
   }
 
   /** failback: a fresh worker for `id`, then the control plane's failback */
-  restart(id: NodeId): LiveNode {
+  restart(id: NodeId): LiveNodeShell {
     const n = this.spawn(id);
     this.control.fault({ action: 'failback', node: id });
     return n;
@@ -118,7 +118,7 @@ export class LiveCluster {
     this.control.fault(cmd);
   }
 
-  scaleOut(): LiveNode {
+  scaleOut(): LiveNodeShell {
     const n = this.spawn(this.control.nodeCount());
     this.control.fault({ action: 'scaleOut' });
     return n;
