@@ -4,11 +4,11 @@
  * so the first load stays small). Opened views stay mounted, hidden, so
  * switching back keeps their state; the URL encodes the open view.
  */
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { Dashboard } from './Dashboard';
 import { PanelActionsContext } from './panels/chart/panelActions';
-import { livePanelActions } from './shell/livePanelActions';
+import { liveEmptyText, livePanelActions } from './shell/livePanelActions';
 import type { AppStore } from './shell/appStore';
 import type { LiveHandle } from './shell/liveHandle';
 import { EngineChoice } from './shell/EngineChoice';
@@ -37,7 +37,10 @@ function ViewSlot({ id, shown, children }: { id: View; shown: boolean; children:
 }
 
 function LiveView({ live }: { live: LiveHandle }) {
-  const [actions] = useState(() => livePanelActions(live.store));
+  const running = useStore(live.store, (s) => s.running);
+  const everStarted = useStore(live.store, (s) => s.everStarted);
+  const emptyText = liveEmptyText(running, everStarted);
+  const actions = useMemo(() => livePanelActions(live.store, emptyText), [live.store, emptyText]);
   // a new session object after an engine switch
   useStore(live.engine, (s) => s.version);
   return (
