@@ -105,6 +105,19 @@ describe('routing decision per phase × node role × kind (SPEC §3 table)', () 
     else expect(reply).toEqual({ status: expected });
   });
 
+  it('a fenced owner (a handoff away from it is in progress) acknowledges nothing: OwnershipChanging for reads and writes', () => {
+    const st = cluster();
+    for (const kind of ['get', 'put', 'delete'] as const) {
+      expect(routeAt(st.control, OWNER, true, req(kind))).toBe(KvStatus.OwnershipChanging);
+      expect(routeAt(st.control, OWNER, false, req(kind))).toBe('serve');
+    }
+    st.node(OWNER).fenced[SEG] = 1;
+    expect(serveData(st, OWNER, req('put'))).toEqual({ status: KvStatus.OwnershipChanging });
+    expect(st.store(OWNER, SEG).size).toBe(0);
+    // the fence is the owner's own: a replica still serves reads
+    expect(routeAt(st.control, REPLICA, st.node(REPLICA).fenced[SEG] === 1, req('get'))).toBe('serve');
+  });
+
   it('the non-owner branch is one decision: transitioning → OwnershipChanging, settled → Moved', () => {
     const st = cluster();
     const table: [SegmentPhase, KvStatus][] = [
