@@ -84,11 +84,41 @@ class OpColumns {
   }
 }
 
-interface AckedWrite {
-  version: number;
-  op: number;
-  /** ms, when the client saw the acknowledgement */
-  t: number;
+/**
+ * Per key, the highest acknowledged write: its version, its op id and when
+ * it was acknowledged (ms). A key gets a row at its first acknowledged write
+ * (rows in that order); the columns hold numbers, so the read of every `get`
+ * that looks its key up finds the version in the map's own table, with no
+ * record to follow.
+ */
+class AckedWrites {
+  readonly row = new Map<string, number>();
+  version = new Float64Array(256);
+  op = new Float64Array(256);
+  t = new Float64Array(256);
+
+  versionOf(key: string): number {
+    const r = this.row.get(key);
+    return r === undefined ? 0 : (this.version[r] as number);
+  }
+
+  /** records an acknowledged `version` of `key` when it is the highest so far */
+  ack(key: string, version: number, op: number, t: number): void {
+    let r = this.row.get(key);
+    if (r === undefined) {
+      if (!(version > 0)) return;
+      r = this.row.size;
+      if (r === this.version.length) {
+        this.version = grownF64(this.version, 2 * r);
+        this.op = grownF64(this.op, 2 * r);
+        this.t = grownF64(this.t, 2 * r);
+      }
+      this.row.set(key, r);
+    } else if (!(version > (this.version[r] as number))) return;
+    this.version[r] = version;
+    this.op[r] = op;
+    this.t[r] = t;
+  }
 }
 
 const MAX_EXAMPLES = 10;
@@ -128,7 +158,7 @@ export class InvariantChecker implements TelemetrySink {
   private readonly cols = new OpColumns();
   private readonly slots = new OpSlots((n) => this.cols.grow(n));
   /** key → highest acknowledged write: its version, its op id, when it was acknowledged (ms) */
-  private readonly acked = new Map<string, AckedWrite>();
+  private readonly acked = new AckedWrites();
   private readonly lost: Tally;
   private readonly retriedConflict: Tally;
   private readonly retriedNotFound: Tally;
@@ -179,7 +209,7 @@ export class InvariantChecker implements TelemetrySink {
         c.budget[i] = e.budget ?? Infinity;
         c.phase[i] = ATTEMPT;
         c.phaseAtDeadline[i] = NONE;
-        c.requiredVersion[i] = get ? (this.acked.get(e.key)?.version ?? 0) : 0;
+        c.requiredVersion[i] = get ? this.acked.versionOf(e.key) : 0;
         c.pendingRealAnswer[i] = NONE;
         c.overBudget[i] = 0;
         return;
@@ -279,15 +309,7 @@ export class InvariantChecker implements TelemetrySink {
     if (isGet) {
       if ((e.status === KvStatus.Ok || e.status === KvStatus.NotFound) && e.version !== undefined && e.version < requiredVersion) this.lost.add(id);
     } else if (e.status === KvStatus.Ok && e.version !== undefined) {
-      // one record per key, updated in place
-      const a = this.acked.get(key);
-      if (a === undefined) {
-        if (e.version > 0) this.acked.set(key, { version: e.version, op: id, t: e.t });
-      } else if (e.version > a.version) {
-        a.version = e.version;
-        a.op = id;
-        a.t = e.t;
-      }
+      this.acked.ack(key, e.version, id, e.t);
     }
   }
 
@@ -306,10 +328,11 @@ export class InvariantChecker implements TelemetrySink {
   checkFinalData(versionOf: (key: string) => number, asOfMs = Infinity): void {
     this.finalLost = new Tally();
     this.finalLostKeys = [];
-    for (const [key, a] of this.acked) {
-      if (a.t > asOfMs) continue;
-      if (versionOf(key) < a.version) {
-        this.finalLost.add(a.op);
+    const a = this.acked;
+    for (const [key, r] of a.row) {
+      if ((a.t[r] as number) > asOfMs) continue;
+      if (versionOf(key) < (a.version[r] as number)) {
+        this.finalLost.add(a.op[r] as number);
         if (this.finalLostKeys.length < MAX_EXAMPLES) this.finalLostKeys.push(key);
       }
     }
