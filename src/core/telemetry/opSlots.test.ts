@@ -18,7 +18,7 @@ describe('OpSlots', () => {
   it('keeps ids that share a ring slot apart, and grows the columns past the ring', () => {
     const grown: number[] = [];
     const s = new OpSlots((n) => grown.push(n));
-    const ring = 1 << 13;
+    const ring = 1 << 11;
     const ids = Array.from({ length: ring + 5 }, (_, i) => 7 + i * ring);
     const slots = ids.map((id) => s.add(id));
     expect(new Set(slots).size).toBe(ids.length);
