@@ -1,6 +1,6 @@
 import type { Outcome } from '../domain/status';
 import { KvStatus } from '../domain/status';
-import type { OpStartEvent, TelemetrySink, ZarisEvent } from '../telemetry/events';
+import type { OpEndEvent, OpEventSink, OpStartEvent, ZarisEvent } from '../telemetry/events';
 import { grownArray, grownI32, grownI8, OpSlots } from '../telemetry/opSlots';
 
 /**
@@ -179,7 +179,7 @@ class InFlightWrites {
   }
 }
 
-export class ApplyTracker implements TelemetrySink {
+export class ApplyTracker implements OpEventSink {
   private readonly writes = new InFlightWrites();
   private readonly inFlight = new OpSlots((n) => this.writes.grow(n));
   private readonly ended = new EndedWrites();
@@ -220,18 +220,25 @@ export class ApplyTracker implements TelemetrySink {
   }
 
   emit(e: ZarisEvent): void {
-    if (e.type === 'op.start') {
-      if (e.kind !== 'get') {
-        // a repeated op.start (a stream that has one) replaces kind and key, the applies so far stay
-        const held = this.inFlight.slotOf(e.op) >= 0;
-        const w = this.inFlight.add(e.op);
-        this.writes.code[w] = writeCode(e);
-        this.writes.key[w] = e.key;
-        if (!held) this.writes.applies[w] = 0;
-      }
-      return;
-    }
-    if (e.type !== 'op.end') return;
+    if (e.type === 'op.start') this.opStart(e);
+    else if (e.type === 'op.end') this.opEnd(e);
+  }
+
+  opStart(e: OpStartEvent): void {
+    if (e.kind === 'get') return;
+    // a repeated op.start (a stream that has one) replaces kind and key, the applies so far stay
+    const held = this.inFlight.slotOf(e.op) >= 0;
+    const w = this.inFlight.add(e.op);
+    this.writes.code[w] = writeCode(e);
+    this.writes.key[w] = e.key;
+    if (!held) this.writes.applies[w] = 0;
+  }
+
+  /** attempts are not audited (the applies come from the data path) */
+  attemptStart(): void {}
+  attemptEnd(): void {}
+
+  opEnd(e: OpEndEvent): void {
     const w = this.inFlight.slotOf(e.op);
     if (w < 0) return;
     const code = this.writes.code[w] as number;

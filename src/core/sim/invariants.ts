@@ -13,7 +13,7 @@ import type { ClientConfig } from '../client/config';
 import type { ClusterState } from '../cluster/clusterState';
 import { segmentOf } from '../domain/segment';
 import { KvStatus } from '../domain/status';
-import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
+import type { AttemptEndEvent, AttemptStartEvent, OpEndEvent, OpEventSink, OpStartEvent, ZarisEvent } from '../telemetry/events';
 import { grownArray, grownF64, grownI8, grownU8, OpSlots } from '../telemetry/opSlots';
 import { AvailabilityWatch } from './availabilityRule';
 
@@ -154,7 +154,7 @@ export function addExample(examples: number[], op: number): void {
   if (examples.length < MAX_EXAMPLES && !examples.includes(op)) examples.push(op);
 }
 
-export class InvariantChecker implements TelemetrySink {
+export class InvariantChecker implements OpEventSink {
   private readonly cols = new OpColumns();
   private readonly slots = new OpSlots((n) => this.cols.grow(n));
   /** key → highest acknowledged write: its version, its op id, when it was acknowledged (ms) */
@@ -195,56 +195,72 @@ export class InvariantChecker implements TelemetrySink {
     this.availability?.finish(t);
   }
 
+  opStart(e: OpStartEvent): void {
+    const c = this.cols;
+    const i = this.slots.add(e.op);
+    const get = e.kind === 'get';
+    c.isGet[i] = get ? 1 : 0;
+    c.key[i] = e.key;
+    c.deadline[i] = e.deadline ?? NaN;
+    c.budget[i] = e.budget ?? Infinity;
+    c.phase[i] = ATTEMPT;
+    c.phaseAtDeadline[i] = NONE;
+    c.requiredVersion[i] = get ? this.acked.versionOf(e.key) : 0;
+    c.pendingRealAnswer[i] = NONE;
+    c.overBudget[i] = 0;
+  }
+
+  attemptStart(e: AttemptStartEvent): void {
+    const i = this.tracked(e.op, e.t);
+    if (i < 0) return;
+    const c = this.cols;
+    // a retry after a real answer (Conflict / NotFound) shows here
+    const real = c.pendingRealAnswer[i] as number;
+    if (real !== NONE) {
+      c.pendingRealAnswer[i] = NONE;
+      if (real === REAL_CONFLICT) this.retriedConflict.add(e.op);
+      else this.retriedNotFound.add(e.op);
+    }
+    c.phase[i] = ATTEMPT;
+    // the budget breaks when the first attempt beyond it starts (event time), not when the operation ends
+    if (e.attempt > (c.budget[i] as number) && c.overBudget[i] === 0) {
+      c.overBudget[i] = 1;
+      this.overBudget.add(e.op);
+    }
+  }
+
+  attemptEnd(e: AttemptEndEvent): void {
+    const i = this.tracked(e.op, e.t);
+    if (i < 0) return;
+    const c = this.cols;
+    c.phase[i] = DECIDING;
+    if (e.status === KvStatus.Conflict) c.pendingRealAnswer[i] = REAL_CONFLICT;
+    else if (e.status === KvStatus.NotFound) c.pendingRealAnswer[i] = REAL_NOT_FOUND;
+  }
+
+  opEnd(e: OpEndEvent): void {
+    const i = this.tracked(e.op, e.t);
+    if (i >= 0) this.endOp(e.op, i, e);
+  }
+
   emit(e: ZarisEvent): void {
     // Switch first: each case reads the fields of one event type only
-    // (the four per-operation types first: they are most events).
+    // (the four per-operation types first: they are most events, and a
+    // fan-out calls their methods directly).
     const c = this.cols;
     switch (e.type) {
-      case 'op.start': {
-        const i = this.slots.add(e.op);
-        const get = e.kind === 'get';
-        c.isGet[i] = get ? 1 : 0;
-        c.key[i] = e.key;
-        c.deadline[i] = e.deadline ?? NaN;
-        c.budget[i] = e.budget ?? Infinity;
-        c.phase[i] = ATTEMPT;
-        c.phaseAtDeadline[i] = NONE;
-        c.requiredVersion[i] = get ? this.acked.versionOf(e.key) : 0;
-        c.pendingRealAnswer[i] = NONE;
-        c.overBudget[i] = 0;
+      case 'op.start':
+        this.opStart(e);
         return;
-      }
-      case 'attempt.start': {
-        const i = this.tracked(e.op, e.t);
-        if (i < 0) return;
-        // a retry after a real answer (Conflict / NotFound) shows here
-        const real = c.pendingRealAnswer[i] as number;
-        if (real !== NONE) {
-          c.pendingRealAnswer[i] = NONE;
-          if (real === REAL_CONFLICT) this.retriedConflict.add(e.op);
-          else this.retriedNotFound.add(e.op);
-        }
-        c.phase[i] = ATTEMPT;
-        // the budget breaks when the first attempt beyond it starts (event time), not when the operation ends
-        if (e.attempt > (c.budget[i] as number) && c.overBudget[i] === 0) {
-          c.overBudget[i] = 1;
-          this.overBudget.add(e.op);
-        }
+      case 'attempt.start':
+        this.attemptStart(e);
         return;
-      }
-      case 'attempt.end': {
-        const i = this.tracked(e.op, e.t);
-        if (i < 0) return;
-        c.phase[i] = DECIDING;
-        if (e.status === KvStatus.Conflict) c.pendingRealAnswer[i] = REAL_CONFLICT;
-        else if (e.status === KvStatus.NotFound) c.pendingRealAnswer[i] = REAL_NOT_FOUND;
+      case 'attempt.end':
+        this.attemptEnd(e);
         return;
-      }
-      case 'op.end': {
-        const i = this.tracked(e.op, e.t);
-        if (i >= 0) this.endOp(e.op, i, e);
+      case 'op.end':
+        this.opEnd(e);
         return;
-      }
       case 'refresh.request': {
         const i = this.tracked(e.op, e.t);
         if (i >= 0) c.phase[i] = REFRESH_WAIT;
@@ -282,7 +298,7 @@ export class InvariantChecker implements TelemetrySink {
     return i;
   }
 
-  private endOp(id: number, i: number, e: Extract<ZarisEvent, { type: 'op.end' }>): void {
+  private endOp(id: number, i: number, e: OpEndEvent): void {
     const c = this.cols;
     const deadline = c.deadline[i] as number;
     const atDeadline = c.phaseAtDeadline[i] as number;

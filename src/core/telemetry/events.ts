@@ -225,16 +225,105 @@ export interface TelemetrySink {
   emit(event: ZarisEvent): void;
 }
 
+/**
+ * A sink with one method per per-operation event type (most of a run's
+ * events; `emit` does the same for them and handles the rest). A fan-out
+ * to several such sinks reads each event's type once and calls the
+ * methods, instead of every sink switching on the type again.
+ */
+export interface OpEventSink extends TelemetrySink {
+  opStart(e: OpStartEvent): void;
+  attemptStart(e: AttemptStartEvent): void;
+  attemptEnd(e: AttemptEndEvent): void;
+  opEnd(e: OpEndEvent): void;
+}
+
+function isOpEventSink(s: TelemetrySink): s is OpEventSink {
+  const o = s as Partial<OpEventSink>;
+  return typeof o.opStart === 'function' && typeof o.attemptStart === 'function' && typeof o.attemptEnd === 'function' && typeof o.opEnd === 'function';
+}
+
 /** fans one stream out to several sinks, in order */
 export function teeSink(sinks: readonly TelemetrySink[]): TelemetrySink {
-  // Every event of a run passes here: for the usual two to four sinks, one
-  // call site per sink (each sees a single sink class) instead of a loop.
+  // Every event of a run passes here: for the usual two or three sinks, one
+  // call site per sink (each sees a single sink class) instead of a loop,
+  // and when they all take the per-operation events by method, one switch.
   const [a, b, c, d] = sinks;
   if (a === undefined) return { emit: () => {} };
   if (b === undefined) return a;
+  if (sinks.every(isOpEventSink)) {
+    if (sinks.length === 2) return new OpTee2(a as OpEventSink, b as OpEventSink);
+    if (sinks.length === 3) return new OpTee3(a as OpEventSink, b as OpEventSink, c as OpEventSink);
+  }
   if (sinks.length === 2) return { emit: (e) => (a.emit(e), b.emit(e)) };
   if (c !== undefined && sinks.length === 3) return { emit: (e) => (a.emit(e), b.emit(e), c.emit(e)) };
   if (c !== undefined && d !== undefined && sinks.length === 4) return { emit: (e) => (a.emit(e), b.emit(e), c.emit(e), d.emit(e)) };
   const all = [...sinks];
   return { emit: (e) => { for (const s of all) s.emit(e); } };
+}
+
+class OpTee2 implements TelemetrySink {
+  constructor(
+    private readonly a: OpEventSink,
+    private readonly b: OpEventSink,
+  ) {}
+  emit(e: ZarisEvent): void {
+    switch (e.type) {
+      case 'op.start':
+        this.a.opStart(e);
+        this.b.opStart(e);
+        return;
+      case 'attempt.start':
+        this.a.attemptStart(e);
+        this.b.attemptStart(e);
+        return;
+      case 'attempt.end':
+        this.a.attemptEnd(e);
+        this.b.attemptEnd(e);
+        return;
+      case 'op.end':
+        this.a.opEnd(e);
+        this.b.opEnd(e);
+        return;
+      default:
+        this.a.emit(e);
+        this.b.emit(e);
+    }
+  }
+}
+
+class OpTee3 implements TelemetrySink {
+  constructor(
+    private readonly a: OpEventSink,
+    private readonly b: OpEventSink,
+    private readonly c: OpEventSink,
+  ) {}
+  emit(e: ZarisEvent): void {
+    switch (e.type) {
+      case 'op.start':
+        this.a.opStart(e);
+        this.b.opStart(e);
+        this.c.opStart(e);
+        return;
+      case 'attempt.start':
+        this.a.attemptStart(e);
+        this.b.attemptStart(e);
+        this.c.attemptStart(e);
+        return;
+      case 'attempt.end':
+        this.a.attemptEnd(e);
+        this.b.attemptEnd(e);
+        this.c.attemptEnd(e);
+        return;
+      case 'op.end':
+        this.a.opEnd(e);
+        this.b.opEnd(e);
+        this.c.opEnd(e);
+        return;
+      default:
+        this.a.emit(e);
+        this.b.emit(e);
+        this.c.emit(e);
+    }
+  }
 }

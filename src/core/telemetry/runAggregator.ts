@@ -10,7 +10,7 @@
  * built on demand.
  */
 import { OUTCOME_CODE, OUTCOMES, type Outcome } from '../domain/status';
-import { END_REASONS, type EndReason, type TelemetrySink, type ZarisEvent } from './events';
+import { END_REASONS, type AttemptEndEvent, type AttemptStartEvent, type EndReason, type OpEndEvent, type OpEventSink, type OpStartEvent, type ZarisEvent } from './events';
 import { LatencyHistogram } from './latencyHistogram';
 import { grownF64, grownU8, OpSlots } from './opSlots';
 
@@ -97,7 +97,7 @@ function partialTable(counts: Float64Array): Partial<Record<Outcome, number>> {
   return t;
 }
 
-export class RunAggregator implements TelemetrySink {
+export class RunAggregator implements OpEventSink {
   readonly buckets: Bucket[] = [];
   private readonly opsByCode = new Float64Array(OUTCOMES.length);
   private readonly attemptsByCode = new Float64Array(OUTCOMES.length);
@@ -238,39 +238,49 @@ export class RunAggregator implements TelemetrySink {
     else this.parkedBackoff += d;
   }
 
+  opStart(e: OpStartEvent): void {
+    this.at(e.t);
+    this.opsStarted++;
+    // a repeated op.start (a stream that has one) replaces the record, as a Map would
+    const i = this.live.add(e.op);
+    this.cols.segment[i] = e.segment;
+    this.cols.phase[i] = PHASE_ATTEMPT;
+    this.cols.affected[i] = 0;
+    this.adjust(i, 1);
+  }
+
+  attemptStart(e: AttemptStartEvent): void {
+    const b = this.at(e.t);
+    this.attempts++;
+    b.attempts++;
+    if (e.attempt > 1) {
+      this.retries++;
+      b.retries++;
+    }
+    this.setPhase(e.op, PHASE_ATTEMPT);
+  }
+
+  attemptEnd(e: AttemptEndEvent): void {
+    const b = this.at(e.t);
+    const code = this.outcomeCode((e.status ?? e.error) as Outcome);
+    inc(this.attemptsByCode, code);
+    inc(b.statuses, code);
+  }
+
   emit(e: ZarisEvent): void {
     // Switch first: each case reads the fields of one event type only
-    // (the four per-operation types first: they are most events).
+    // (the four per-operation types first: they are most events, and a
+    // fan-out calls their methods directly).
     switch (e.type) {
-      case 'op.start': {
-        this.at(e.t);
-        this.opsStarted++;
-        // a repeated op.start (a stream that has one) replaces the record, as a Map would
-        const i = this.live.add(e.op);
-        this.cols.segment[i] = e.segment;
-        this.cols.phase[i] = PHASE_ATTEMPT;
-        this.cols.affected[i] = 0;
-        this.adjust(i, 1);
+      case 'op.start':
+        this.opStart(e);
         return;
-      }
-      case 'attempt.start': {
-        const b = this.at(e.t);
-        this.attempts++;
-        b.attempts++;
-        if (e.attempt > 1) {
-          this.retries++;
-          b.retries++;
-        }
-        this.setPhase(e.op, PHASE_ATTEMPT);
+      case 'attempt.start':
+        this.attemptStart(e);
         return;
-      }
-      case 'attempt.end': {
-        const b = this.at(e.t);
-        const code = this.outcomeCode((e.status ?? e.error) as Outcome);
-        inc(this.attemptsByCode, code);
-        inc(b.statuses, code);
+      case 'attempt.end':
+        this.attemptEnd(e);
         return;
-      }
       case 'op.end':
         this.opEnd(e);
         return;
@@ -321,7 +331,7 @@ export class RunAggregator implements TelemetrySink {
     return this.bucket(t);
   }
 
-  private opEnd(e: Extract<ZarisEvent, { type: 'op.end' }>): void {
+  opEnd(e: OpEndEvent): void {
     const b = this.at(e.t);
     this.opsEnded++;
     inc(this.opsByCode, this.outcomeCode((e.status ?? e.error) as Outcome));
