@@ -25,7 +25,7 @@ function recorder(name: string, log: string[], byMethod: boolean): TelemetrySink
 }
 
 describe('teeSink', () => {
-  it.each([2, 3, 4])('hands every event to each of %i sinks in order, per-operation events by method when all take them', (n) => {
+  it.each([2, 3, 4, 5])('hands every event to each of %i sinks in order, the per-operation events by method', (n) => {
     const byMethod: string[] = [];
     const plain: string[] = [];
     const tm = teeSink(Array.from({ length: n }, (_, i) => recorder(`s${i}`, byMethod, true)));
@@ -36,14 +36,20 @@ describe('teeSink', () => {
     }
     expect(byMethod.map((l) => l.replace(' emit', ''))).toEqual(plain);
     expect(plain).toHaveLength(n * EVENTS.length);
-    // the methods took the four per-operation types (up to three sinks), emit the rest
-    if (n <= 3) expect(byMethod.filter((l) => l.includes(' emit '))).toEqual(EVENTS.slice(3, 5).concat(EVENTS.slice(6)).flatMap((e) => Array.from({ length: n }, (_, i) => `s${i} emit ${e.type}`)));
+    // the methods took the four per-operation types, emit the rest
+    expect(byMethod.filter((l) => l.includes(' emit '))).toEqual(EVENTS.slice(3, 5).concat(EVENTS.slice(6)).flatMap((e) => Array.from({ length: n }, (_, i) => `s${i} emit ${e.type}`)));
   });
 
-  it('falls back to emit when one sink has no per-operation methods', () => {
+  it('gives a sink without the per-operation methods every event by emit, next to sinks with them', () => {
     const log: string[] = [];
-    const t = teeSink([recorder('a', log, true), recorder('b', log, false)]);
+    const t = teeSink([recorder('a', log, true), recorder('b', log, false), recorder('c', log, true)]);
     t.emit(EVENTS[0] as ZarisEvent);
-    expect(log).toEqual(['a emit op.start', 'b op.start']);
+    t.emit(EVENTS[3] as ZarisEvent);
+    expect(log).toEqual(['a op.start', 'b op.start', 'c op.start', 'a emit refresh.request', 'b refresh.request', 'c emit refresh.request']);
+  });
+
+  it('returns a single sink itself', () => {
+    const s = recorder('a', [], true);
+    expect(teeSink([s])).toBe(s);
   });
 });
