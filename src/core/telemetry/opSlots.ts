@@ -6,7 +6,7 @@
  * generation's collector at every scavenge it lives through, and columns
  * cost the collector nothing.
  *
- * As in {@link OpTable}: op ids are handed out in sequence and most
+ * Op ids are handed out in sequence and most
  * operations end soon after they start, so an id's slot is `id & mask` in a
  * ring; an id whose ring slot is still held by a long-running older
  * operation gets a slot past the ring (a Map finds it), so any id set works
