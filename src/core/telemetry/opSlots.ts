@@ -6,11 +6,10 @@
  * generation's collector at every scavenge it lives through, and columns
  * cost the collector nothing.
  *
- * Op ids are handed out in sequence and most
- * operations end soon after they start, so an id's slot is `id & mask` in a
- * ring; an id whose ring slot is still held by a long-running older
- * operation gets a slot past the ring (a Map finds it), so any id set works
- * (only slower). The ring is small (2,048 ids: the columns of the three
+ * Op ids are handed out in sequence and most operations end soon after
+ * they start, so an id's slot is `id & mask` in a ring; an id whose ring
+ * slot is still held by a long-running older operation gets a slot past the
+ * ring (a Map finds it), so any id set works (only slower). The ring is small (2,048 ids: the columns of the three
  * sinks stay in the cache; a larger ring measured slower although fewer ids
  * spill). The owner's columns hold {@link capacity} entries: when
  * overflow slots run out, the capacity doubles and `onGrow` is called to
