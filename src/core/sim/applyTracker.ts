@@ -1,7 +1,7 @@
 import type { Outcome } from '../domain/status';
 import { KvStatus } from '../domain/status';
-import type { OpStartEvent, TelemetrySink, ZarisEvent } from '../telemetry/events';
-import { OpTable } from '../telemetry/opTable';
+import type { OpEndEvent, OpEventSink, OpStartEvent, ZarisEvent } from '../telemetry/events';
+import { grownArray, grownI32, grownI8, OpSlots } from '../telemetry/opSlots';
 
 /**
  * The ambiguous-write audit: ground truth from the cluster's side (how many
@@ -166,11 +166,22 @@ function writeCode(start: Pick<OpStartEvent, 'kind' | 'cond'>): number {
   return (start.kind === 'delete' ? 4 : 0) | GUARDS.indexOf(guardOf(start));
 }
 
-export class ApplyTracker implements TelemetrySink {
-  /** in flight: each write's {@link writeCode} and key, and the applies so far */
-  private readonly starts = new OpTable<number>();
-  private readonly keys = new OpTable<string>();
-  private readonly inFlight = new OpTable<number>();
+/** writes in flight, columns by {@link OpSlots} slot: each one's {@link writeCode} and key, and the applies so far */
+class InFlightWrites {
+  code = new Int8Array(0);
+  key: string[] = [];
+  applies = new Int32Array(0);
+
+  grow(n: number): void {
+    this.code = grownI8(this.code, n);
+    this.key = grownArray(this.key, n, '');
+    this.applies = grownI32(this.applies, n);
+  }
+}
+
+export class ApplyTracker implements OpEventSink {
+  private readonly writes = new InFlightWrites();
+  private readonly inFlight = new OpSlots((n) => this.writes.grow(n));
   private readonly ended = new EndedWrites();
 
   duplicateOps = 0;
@@ -184,15 +195,15 @@ export class ApplyTracker implements TelemetrySink {
   private audited = 0;
   private readonly list: AmbiguousWrite[] = [];
 
+  constructor() {
+    this.writes.grow(this.inFlight.capacity);
+  }
+
   /** called by the data path for every applied write */
   onApply(op: number): void {
-    const n = this.inFlight.get(op);
-    if (n !== undefined) {
-      this.inFlight.set(op, n + 1);
-      return;
-    }
-    if (this.starts.has(op)) {
-      this.inFlight.set(op, 1);
+    const w = this.inFlight.slotOf(op);
+    if (w >= 0) {
+      this.writes.applies[w] = (this.writes.applies[w] as number) + 1;
       return;
     }
     // the operation had ended: a request it gave up on was served late
@@ -209,22 +220,33 @@ export class ApplyTracker implements TelemetrySink {
   }
 
   emit(e: ZarisEvent): void {
-    if (e.type === 'op.start') {
-      if (e.kind !== 'get') {
-        this.starts.set(e.op, writeCode(e));
-        this.keys.set(e.op, e.key);
-      }
-      return;
-    }
-    if (e.type !== 'op.end') return;
-    const code = this.starts.get(e.op);
-    if (code === undefined) return;
-    const key = this.keys.get(e.op) as string;
-    this.starts.delete(e.op);
-    this.keys.delete(e.op);
+    if (e.type === 'op.start') this.opStart(e);
+    else if (e.type === 'op.end') this.opEnd(e);
+  }
+
+  opStart(e: OpStartEvent): void {
+    if (e.kind === 'get') return;
+    // a repeated op.start (a stream that has one) replaces kind and key, the applies so far stay
+    const held = this.inFlight.slotOf(e.op) >= 0;
+    const w = this.inFlight.add(e.op);
+    this.writes.code[w] = writeCode(e);
+    this.writes.key[w] = e.key;
+    if (!held) this.writes.applies[w] = 0;
+  }
+
+  /** attempts are not audited (the applies come from the data path) */
+  attemptStart(): void {}
+  attemptEnd(): void {}
+
+  opEnd(e: OpEndEvent): void {
+    const w = this.inFlight.slotOf(e.op);
+    if (w < 0) return;
+    const code = this.writes.code[w] as number;
+    const key = this.writes.key[w] as string;
+    const n = this.writes.applies[w] as number;
+    this.writes.key[w] = '';
+    this.inFlight.delete(e.op);
     this.audited++;
-    const n = this.inFlight.get(e.op) ?? 0;
-    if (n > 0) this.inFlight.delete(e.op);
     if (n > 1) this.countDuplicate(e.op, n - 1);
     const i = this.ended.put(e.op, code, key, n, (e.status ?? e.error) as Outcome, e.attempts, e.t);
     if (n > 0) this.classify(e.op, i);

@@ -14,9 +14,8 @@ import type { ControlState } from '../cluster/controlState';
 import type { SegmentStore } from '../cluster/segmentStore';
 import { segmentOf } from '../domain/segment';
 import { KvStatus } from '../domain/status';
-import type { OpKind } from '../domain/protocol';
-import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
-import { OpTable } from '../telemetry/opTable';
+import type { AttemptEndEvent, AttemptStartEvent, OpEndEvent, OpEventSink, OpStartEvent, ZarisEvent } from '../telemetry/events';
+import { grownArray, grownF64, grownI8, grownU8, OpSlots } from '../telemetry/opSlots';
 import { AvailabilityWatch } from './availabilityRule';
 
 export const INVARIANTS = ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept', 'replicatedSegmentsAvailable'] as const;
@@ -42,27 +41,85 @@ export interface InvariantReport {
 }
 
 type Phase = 'attempt' | 'deciding' | 'refreshWait' | 'backoff';
+/** phases as column codes (index in this list) */
+const PHASES: readonly Phase[] = ['attempt', 'deciding', 'refreshWait', 'backoff'];
+const ATTEMPT = 0;
+const DECIDING = 1;
+const REFRESH_WAIT = 2;
+const BACKOFF = 3;
+/** phaseAtDeadline / pendingRealAnswer: none */
+const NONE = -1;
+const REAL_CONFLICT = 0;
+const REAL_NOT_FOUND = 1;
 
-interface OpTrack {
-  kind: OpKind;
-  key: string;
-  deadline: number | null;
-  budget: number;
-  phase: Phase;
-  phaseAtDeadline: Phase | null;
-  /** minimum version a read must see (acked before it started) */
-  requiredVersion: number;
-  /** the last attempt answered Conflict/NotFound: a next attempt is a retry of a real answer */
-  pendingRealAnswer: KvStatus | null;
-  /** counted as over its budget already (at the attempt.start that broke it) */
-  overBudget: boolean;
+/**
+ * Per tracked operation (columns by {@link OpSlots} slot, no object per
+ * operation): its kind and key, deadline (NaN = none) and attempt budget,
+ * its phase and the phase it was in when the deadline passed, the minimum
+ * version a read must see (acked before it started), whether the last
+ * attempt answered Conflict / NotFound (a next attempt is a retry of a real
+ * answer), and whether it was counted over its budget already (at the
+ * attempt.start that broke it).
+ */
+class OpColumns {
+  isGet = new Uint8Array(0);
+  key: string[] = [];
+  deadline = new Float64Array(0);
+  budget = new Float64Array(0);
+  phase = new Int8Array(0);
+  phaseAtDeadline = new Int8Array(0);
+  requiredVersion = new Float64Array(0);
+  pendingRealAnswer = new Int8Array(0);
+  overBudget = new Uint8Array(0);
+
+  grow(n: number): void {
+    this.isGet = grownU8(this.isGet, n);
+    this.key = grownArray(this.key, n, '');
+    this.deadline = grownF64(this.deadline, n);
+    this.budget = grownF64(this.budget, n);
+    this.phase = grownI8(this.phase, n);
+    this.phaseAtDeadline = grownI8(this.phaseAtDeadline, n);
+    this.requiredVersion = grownF64(this.requiredVersion, n);
+    this.pendingRealAnswer = grownI8(this.pendingRealAnswer, n);
+    this.overBudget = grownU8(this.overBudget, n);
+  }
 }
 
-interface AckedWrite {
-  readonly version: number;
-  readonly op: number;
-  /** ms, when the client saw the acknowledgement */
-  readonly t: number;
+/**
+ * Per key, the highest acknowledged write: its version, its op id and when
+ * it was acknowledged (ms). A key gets a row at its first acknowledged write
+ * (rows in that order); the columns hold numbers, so the read of every `get`
+ * that looks its key up finds the version in the map's own table, with no
+ * record to follow.
+ */
+class AckedWrites {
+  readonly row = new Map<string, number>();
+  version = new Float64Array(256);
+  op = new Float64Array(256);
+  t = new Float64Array(256);
+
+  versionOf(key: string): number {
+    const r = this.row.get(key);
+    return r === undefined ? 0 : (this.version[r] as number);
+  }
+
+  /** records an acknowledged `version` of `key` when it is the highest so far */
+  ack(key: string, version: number, op: number, t: number): void {
+    let r = this.row.get(key);
+    if (r === undefined) {
+      if (!(version > 0)) return;
+      r = this.row.size;
+      if (r === this.version.length) {
+        this.version = grownF64(this.version, 2 * r);
+        this.op = grownF64(this.op, 2 * r);
+        this.t = grownF64(this.t, 2 * r);
+      }
+      this.row.set(key, r);
+    } else if (!(version > (this.version[r] as number))) return;
+    this.version[r] = version;
+    this.op[r] = op;
+    this.t[r] = t;
+  }
 }
 
 const MAX_EXAMPLES = 10;
@@ -98,10 +155,11 @@ export function addExample(examples: number[], op: number): void {
   if (examples.length < MAX_EXAMPLES && !examples.includes(op)) examples.push(op);
 }
 
-export class InvariantChecker implements TelemetrySink {
-  private readonly ops = new OpTable<OpTrack>();
+export class InvariantChecker implements OpEventSink {
+  private readonly cols = new OpColumns();
+  private readonly slots = new OpSlots((n) => this.cols.grow(n));
   /** key → highest acknowledged write: its version, its op id, when it was acknowledged (ms) */
-  private readonly acked = new Map<string, AckedWrite>();
+  private readonly acked = new AckedWrites();
   private readonly lost: Tally;
   private readonly retriedConflict: Tally;
   private readonly retriedNotFound: Tally;
@@ -125,6 +183,7 @@ export class InvariantChecker implements TelemetrySink {
     this.overBudget = new Tally('overBudget', onViolation);
     this.overDeadline = new Tally('overDeadline', onViolation);
     this.overDeadlineInBackoff = new Tally('overDeadlineInBackoff', onViolation);
+    this.cols.grow(this.slots.capacity);
   }
 
   /** checks `replicatedSegmentsAvailable` against `state` at every fault and topology event */
@@ -137,61 +196,80 @@ export class InvariantChecker implements TelemetrySink {
     this.availability?.finish(t);
   }
 
+  opStart(e: OpStartEvent): void {
+    const c = this.cols;
+    const i = this.slots.add(e.op);
+    const get = e.kind === 'get';
+    c.isGet[i] = get ? 1 : 0;
+    c.key[i] = e.key;
+    c.deadline[i] = e.deadline ?? NaN;
+    c.budget[i] = e.budget ?? Infinity;
+    c.phase[i] = ATTEMPT;
+    c.phaseAtDeadline[i] = NONE;
+    c.requiredVersion[i] = get ? this.acked.versionOf(e.key) : 0;
+    c.pendingRealAnswer[i] = NONE;
+    c.overBudget[i] = 0;
+  }
+
+  attemptStart(e: AttemptStartEvent): void {
+    const i = this.tracked(e.op, e.t);
+    if (i < 0) return;
+    const c = this.cols;
+    // a retry after a real answer (Conflict / NotFound) shows here
+    const real = c.pendingRealAnswer[i] as number;
+    if (real !== NONE) {
+      c.pendingRealAnswer[i] = NONE;
+      if (real === REAL_CONFLICT) this.retriedConflict.add(e.op);
+      else this.retriedNotFound.add(e.op);
+    }
+    c.phase[i] = ATTEMPT;
+    // the budget breaks when the first attempt beyond it starts (event time), not when the operation ends
+    if (e.attempt > (c.budget[i] as number) && c.overBudget[i] === 0) {
+      c.overBudget[i] = 1;
+      this.overBudget.add(e.op);
+    }
+  }
+
+  attemptEnd(e: AttemptEndEvent): void {
+    const i = this.tracked(e.op, e.t);
+    if (i < 0) return;
+    const c = this.cols;
+    c.phase[i] = DECIDING;
+    if (e.status === KvStatus.Conflict) c.pendingRealAnswer[i] = REAL_CONFLICT;
+    else if (e.status === KvStatus.NotFound) c.pendingRealAnswer[i] = REAL_NOT_FOUND;
+  }
+
+  opEnd(e: OpEndEvent): void {
+    const i = this.tracked(e.op, e.t);
+    if (i >= 0) this.endOp(e.op, i, e);
+  }
+
   emit(e: ZarisEvent): void {
     // Switch first: each case reads the fields of one event type only
-    // (the four per-operation types first: they are most events).
+    // (the four per-operation types first: they are most events, and a
+    // fan-out calls their methods directly).
+    const c = this.cols;
     switch (e.type) {
       case 'op.start':
-        this.ops.set(e.op, {
-          kind: e.kind,
-          key: e.key,
-          deadline: e.deadline ?? null,
-          budget: e.budget ?? Infinity,
-          phase: 'attempt',
-          phaseAtDeadline: null,
-          requiredVersion: e.kind === 'get' ? (this.acked.get(e.key)?.version ?? 0) : 0,
-          pendingRealAnswer: null,
-          overBudget: false,
-        });
+        this.opStart(e);
         return;
-      case 'attempt.start': {
-        const op = this.tracked(e.op, e.t);
-        if (op === undefined) return;
-        // a retry after a real answer (Conflict / NotFound) shows here
-        const real = op.pendingRealAnswer;
-        if (real !== null) {
-          op.pendingRealAnswer = null;
-          if (real === KvStatus.Conflict) this.retriedConflict.add(e.op);
-          else this.retriedNotFound.add(e.op);
-        }
-        op.phase = 'attempt';
-        // the budget breaks when the first attempt beyond it starts (event time), not when the operation ends
-        if (e.attempt > op.budget && !op.overBudget) {
-          op.overBudget = true;
-          this.overBudget.add(e.op);
-        }
+      case 'attempt.start':
+        this.attemptStart(e);
         return;
-      }
-      case 'attempt.end': {
-        const op = this.tracked(e.op, e.t);
-        if (op === undefined) return;
-        op.phase = 'deciding';
-        if (e.status === KvStatus.Conflict || e.status === KvStatus.NotFound) op.pendingRealAnswer = e.status;
+      case 'attempt.end':
+        this.attemptEnd(e);
         return;
-      }
-      case 'op.end': {
-        const op = this.tracked(e.op, e.t);
-        if (op !== undefined) this.endOp(e.op, op, e);
+      case 'op.end':
+        this.opEnd(e);
         return;
-      }
       case 'refresh.request': {
-        const op = this.tracked(e.op, e.t);
-        if (op !== undefined) op.phase = 'refreshWait';
+        const i = this.tracked(e.op, e.t);
+        if (i >= 0) c.phase[i] = REFRESH_WAIT;
         return;
       }
       case 'backoff': {
-        const op = this.tracked(e.op, e.t);
-        if (op !== undefined) op.phase = 'backoff';
+        const i = this.tracked(e.op, e.t);
+        if (i >= 0) c.phase[i] = BACKOFF;
         return;
       }
       case 'refresh.coalesced':
@@ -210,33 +288,45 @@ export class InvariantChecker implements TelemetrySink {
     }
   }
 
-  /** the tracked operation an event at `t` belongs to; notes its phase when the deadline has just passed */
-  private tracked(id: number | null, t: number): OpTrack | undefined {
-    if (id === null) return undefined;
-    const op = this.ops.get(id);
-    if (op === undefined) return undefined;
-    if (op.phaseAtDeadline === null && op.deadline !== null && t > op.deadline + EPS) op.phaseAtDeadline = op.phase;
-    return op;
+  /** the slot of the tracked operation an event at `t` belongs to (-1: none); notes its phase when the deadline has just passed */
+  private tracked(id: number | null, t: number): number {
+    if (id === null) return -1;
+    const i = this.slots.slotOf(id);
+    if (i < 0) return -1;
+    const c = this.cols;
+    // (a NaN deadline — none — compares false)
+    if (c.phaseAtDeadline[i] === NONE && t > (c.deadline[i] as number) + EPS) c.phaseAtDeadline[i] = c.phase[i] as number;
+    return i;
   }
 
-  private endOp(id: number, op: OpTrack, e: Extract<ZarisEvent, { type: 'op.end' }>): void {
-    this.ops.delete(id);
+  private endOp(id: number, i: number, e: OpEndEvent): void {
+    const c = this.cols;
+    const deadline = c.deadline[i] as number;
+    const atDeadline = c.phaseAtDeadline[i] as number;
+    const phaseNow = c.phase[i] as number;
+    const isGet = c.isGet[i] === 1;
+    const key = c.key[i] as string;
+    const requiredVersion = c.requiredVersion[i] as number;
+    const overBudget = c.overBudget[i] === 1;
+    const budget = c.budget[i] as number;
+    this.slots.delete(id);
+    c.key[i] = '';
     // an op.end that reports more attempts than were seen starting (a stream without them) still counts
-    if (e.attempts > op.budget && !op.overBudget) this.overBudget.add(id);
-    if (op.deadline !== null && e.t > op.deadline + EPS) {
-      const c = this.config();
-      const phase = op.phaseAtDeadline ?? op.phase;
-      const allowance = phase === 'refreshWait' ? c.refreshWaitBudgetMs : phase === 'attempt' ? c.attemptTimeoutMs : 0;
-      if (e.t - op.deadline > allowance + EPS) {
+    if (e.attempts > budget && !overBudget) this.overBudget.add(id);
+    if (e.t > deadline + EPS) {
+      const cfg = this.config();
+      const phase = PHASES[atDeadline !== NONE ? atDeadline : phaseNow] as Phase;
+      const allowance = phase === 'refreshWait' ? cfg.refreshWaitBudgetMs : phase === 'attempt' ? cfg.attemptTimeoutMs : 0;
+      if (e.t - deadline > allowance + EPS) {
         if (phase === 'backoff') this.overDeadlineInBackoff.add(id);
         else this.overDeadline.add(id);
       }
     }
     if (e.status === undefined) return;
-    if (op.kind === 'get') {
-      if ((e.status === KvStatus.Ok || e.status === KvStatus.NotFound) && e.version !== undefined && e.version < op.requiredVersion) this.lost.add(id);
+    if (isGet) {
+      if ((e.status === KvStatus.Ok || e.status === KvStatus.NotFound) && e.version !== undefined && e.version < requiredVersion) this.lost.add(id);
     } else if (e.status === KvStatus.Ok && e.version !== undefined) {
-      if (e.version > (this.acked.get(op.key)?.version ?? 0)) this.acked.set(op.key, { version: e.version, op: id, t: e.t });
+      this.acked.ack(key, e.version, id, e.t);
     }
   }
 
@@ -255,10 +345,11 @@ export class InvariantChecker implements TelemetrySink {
   checkFinalData(versionOf: (key: string) => number, asOfMs = Infinity): void {
     this.finalLost = new Tally();
     this.finalLostKeys = [];
-    for (const [key, a] of this.acked) {
-      if (a.t > asOfMs) continue;
-      if (versionOf(key) < a.version) {
-        this.finalLost.add(a.op);
+    const a = this.acked;
+    for (const [key, r] of a.row) {
+      if ((a.t[r] as number) > asOfMs) continue;
+      if (versionOf(key) < (a.version[r] as number)) {
+        this.finalLost.add(a.op[r] as number);
         if (this.finalLostKeys.length < MAX_EXAMPLES) this.finalLostKeys.push(key);
       }
     }

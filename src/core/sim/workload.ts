@@ -54,6 +54,7 @@ export class Workload {
   private freeSlots: number[] = [];
   private slotBusy = new Uint8Array(0);
   private valueSeq = 0;
+  private readonly valuePrefix: string[] = [];
   /** told, after a CAS loop's re-read, whether the Conflict of put `op` was its own earlier write (the ambiguous-write audit listens) */
   onCasConflict: ((op: number, ownWriteFound: boolean) => void) | undefined;
 
@@ -277,8 +278,10 @@ export class Workload {
     });
   }
 
+  /** `v<vu>.<n>`, a fresh n per write (the lane's prefix is built once) */
   private value(vu: number): string {
-    return `v${vu}.${++this.valueSeq}`;
+    const prefix = this.valuePrefix[vu] ?? (this.valuePrefix[vu] = `v${vu}.`);
+    return prefix + String(++this.valueSeq);
   }
 }
 

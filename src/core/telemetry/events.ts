@@ -225,16 +225,129 @@ export interface TelemetrySink {
   emit(event: ZarisEvent): void;
 }
 
-/** fans one stream out to several sinks, in order */
+/**
+ * A sink with one method per per-operation event type (most of a run's
+ * events; `emit` does the same for them and handles the rest). A fan-out
+ * to several such sinks reads each event's type once and calls the
+ * methods, instead of every sink switching on the type again.
+ */
+export interface OpEventSink extends TelemetrySink {
+  opStart(e: OpStartEvent): void;
+  attemptStart(e: AttemptStartEvent): void;
+  attemptEnd(e: AttemptEndEvent): void;
+  opEnd(e: OpEndEvent): void;
+}
+
+function isOpEventSink(s: TelemetrySink): s is OpEventSink {
+  const o = s as Partial<OpEventSink>;
+  return typeof o.opStart === 'function' && typeof o.attemptStart === 'function' && typeof o.attemptEnd === 'function' && typeof o.opEnd === 'function';
+}
+
+/** `s` itself when it takes the per-operation events by method, else an adapter that hands them to its `emit` */
+function byMethod(s: TelemetrySink): OpEventSink {
+  if (isOpEventSink(s)) return s;
+  const emit = (e: ZarisEvent): void => s.emit(e);
+  return { emit, opStart: emit, attemptStart: emit, attemptEnd: emit, opEnd: emit };
+}
+
+/**
+ * fans one stream out to several sinks, in order: each event's type is read
+ * once, and the per-operation events go to the sinks' methods (see
+ * {@link OpEventSink}; sinks without them get every event by `emit`)
+ */
 export function teeSink(sinks: readonly TelemetrySink[]): TelemetrySink {
-  // Every event of a run passes here: for the usual two to four sinks, one
+  // Every event of a run passes here: for the usual two or three sinks, one
   // call site per sink (each sees a single sink class) instead of a loop.
-  const [a, b, c, d] = sinks;
+  const [a, b, c] = sinks;
   if (a === undefined) return { emit: () => {} };
   if (b === undefined) return a;
-  if (sinks.length === 2) return { emit: (e) => (a.emit(e), b.emit(e)) };
-  if (c !== undefined && sinks.length === 3) return { emit: (e) => (a.emit(e), b.emit(e), c.emit(e)) };
-  if (c !== undefined && d !== undefined && sinks.length === 4) return { emit: (e) => (a.emit(e), b.emit(e), c.emit(e), d.emit(e)) };
-  const all = [...sinks];
-  return { emit: (e) => { for (const s of all) s.emit(e); } };
+  if (c === undefined) return new OpTee2(byMethod(a), byMethod(b));
+  if (sinks.length === 3) return new OpTee3(byMethod(a), byMethod(b), byMethod(c));
+  const all = sinks.map(byMethod);
+  const rest = teeSink(all.slice(2)) as OpEventSink;
+  return new OpTee3(all[0] as OpEventSink, all[1] as OpEventSink, rest);
+}
+
+/** two sinks, one switch per event (itself an {@link OpEventSink}, so tees nest) */
+class OpTee2 implements OpEventSink {
+  constructor(
+    private readonly a: OpEventSink,
+    private readonly b: OpEventSink,
+  ) {}
+  opStart(e: OpStartEvent): void {
+    this.a.opStart(e);
+    this.b.opStart(e);
+  }
+  attemptStart(e: AttemptStartEvent): void {
+    this.a.attemptStart(e);
+    this.b.attemptStart(e);
+  }
+  attemptEnd(e: AttemptEndEvent): void {
+    this.a.attemptEnd(e);
+    this.b.attemptEnd(e);
+  }
+  opEnd(e: OpEndEvent): void {
+    this.a.opEnd(e);
+    this.b.opEnd(e);
+  }
+  emit(e: ZarisEvent): void {
+    switch (e.type) {
+      case 'op.start':
+        return this.opStart(e);
+      case 'attempt.start':
+        return this.attemptStart(e);
+      case 'attempt.end':
+        return this.attemptEnd(e);
+      case 'op.end':
+        return this.opEnd(e);
+      default:
+        this.a.emit(e);
+        this.b.emit(e);
+    }
+  }
+}
+
+/** three sinks, one switch per event */
+class OpTee3 implements OpEventSink {
+  constructor(
+    private readonly a: OpEventSink,
+    private readonly b: OpEventSink,
+    private readonly c: OpEventSink,
+  ) {}
+  opStart(e: OpStartEvent): void {
+    this.a.opStart(e);
+    this.b.opStart(e);
+    this.c.opStart(e);
+  }
+  attemptStart(e: AttemptStartEvent): void {
+    this.a.attemptStart(e);
+    this.b.attemptStart(e);
+    this.c.attemptStart(e);
+  }
+  attemptEnd(e: AttemptEndEvent): void {
+    this.a.attemptEnd(e);
+    this.b.attemptEnd(e);
+    this.c.attemptEnd(e);
+  }
+  opEnd(e: OpEndEvent): void {
+    this.a.opEnd(e);
+    this.b.opEnd(e);
+    this.c.opEnd(e);
+  }
+  emit(e: ZarisEvent): void {
+    switch (e.type) {
+      case 'op.start':
+        return this.opStart(e);
+      case 'attempt.start':
+        return this.attemptStart(e);
+      case 'attempt.end':
+        return this.attemptEnd(e);
+      case 'op.end':
+        return this.opEnd(e);
+      default:
+        this.a.emit(e);
+        this.b.emit(e);
+        this.c.emit(e);
+    }
+  }
 }

@@ -10,9 +10,9 @@
  * built on demand.
  */
 import { OUTCOME_CODE, OUTCOMES, type Outcome } from '../domain/status';
-import { END_REASONS, type EndReason, type TelemetrySink, type ZarisEvent } from './events';
+import { END_REASONS, type AttemptEndEvent, type AttemptStartEvent, type EndReason, type OpEndEvent, type OpEventSink, type OpStartEvent, type ZarisEvent } from './events';
 import { LatencyHistogram } from './latencyHistogram';
-import { OpTable } from './opTable';
+import { grownF64, grownU8, OpSlots } from './opSlots';
 
 /** Where an in-flight operation is right now. */
 export type OpPhase = 'attempt' | 'refreshWait' | 'backoff';
@@ -67,12 +67,21 @@ const PHASE_ATTEMPT = 0;
 const PHASE_REFRESH_WAIT = 1;
 const PHASE_BACKOFF = 2;
 
-interface LiveOp {
-  segment: number;
-  /** PHASE_* */
-  phase: number;
-  /** counted under fault-affected segments (fixed when counted, so un-counting matches) */
-  affected: boolean;
+/**
+ * Per in-flight operation, columns by {@link OpSlots} slot (no object per
+ * operation): its segment, its PHASE_*, and whether it is counted under
+ * fault-affected segments (fixed when counted, so un-counting matches).
+ */
+class LiveColumns {
+  segment = new Float64Array(0);
+  phase = new Uint8Array(0);
+  affected = new Uint8Array(0);
+
+  grow(n: number): void {
+    this.segment = grownF64(this.segment, n);
+    this.phase = grownU8(this.phase, n);
+    this.affected = grownU8(this.affected, n);
+  }
 }
 
 function inc(counts: Float64Array, i: number): void {
@@ -88,7 +97,7 @@ function partialTable(counts: Float64Array): Partial<Record<Outcome, number>> {
   return t;
 }
 
-export class RunAggregator implements TelemetrySink {
+export class RunAggregator implements OpEventSink {
   readonly buckets: Bucket[] = [];
   private readonly opsByCode = new Float64Array(OUTCOMES.length);
   private readonly attemptsByCode = new Float64Array(OUTCOMES.length);
@@ -102,8 +111,9 @@ export class RunAggregator implements TelemetrySink {
   private affectedBits = new Uint8Array(0);
   /** affected segments that are no small whole number (not in the bitmap) */
   private affectedOutsideBits = 0;
-  /** in-flight operations by op id */
-  readonly live = new OpTable<LiveOp>();
+  /** in-flight operations by op id (their fields: {@link cols}) */
+  readonly live = new OpSlots((n) => this.cols.grow(n));
+  private readonly cols = new LiveColumns();
   opsStarted = 0;
   opsEnded = 0;
   attempts = 0;
@@ -130,7 +140,9 @@ export class RunAggregator implements TelemetrySink {
   constructor(
     /** width of one series bucket, ms */
     readonly bucketMs: number = 1000,
-  ) {}
+  ) {
+    this.cols.grow(this.live.capacity);
+  }
 
   /** operations by final outcome */
   get opsByOutcome(): Partial<Record<Outcome, number>> {
@@ -205,52 +217,70 @@ export class RunAggregator implements TelemetrySink {
     b.parkedBackoff = this.parkedBackoff;
   }
 
-  private setPhase(op: LiveOp | undefined, phase: number): void {
-    if (op === undefined) return;
-    this.adjust(op, -1);
-    op.phase = phase;
-    this.adjust(op, 1);
+  /** moves the in-flight operation `id` (if any) to `phase` */
+  private setPhase(id: number, phase: number): void {
+    const i = this.live.slotOf(id);
+    if (i < 0) return;
+    this.adjust(i, -1);
+    this.cols.phase[i] = phase;
+    this.adjust(i, 1);
   }
 
-  private adjust(op: LiveOp, d: number): void {
-    if (op.phase === PHASE_ATTEMPT) {
-      if (d > 0) op.affected = this.isAffected(op.segment);
-      if (op.affected) this.parkedAttemptAffected += d;
+  /** counts the operation in slot `i` in (d = 1) or out of (d = -1) its phase's gauge */
+  private adjust(i: number, d: number): void {
+    const c = this.cols;
+    const phase = c.phase[i];
+    if (phase === PHASE_ATTEMPT) {
+      if (d > 0) c.affected[i] = this.isAffected(c.segment[i] as number) ? 1 : 0;
+      if (c.affected[i] === 1) this.parkedAttemptAffected += d;
       else this.parkedAttemptHealthy += d;
-    } else if (op.phase === PHASE_REFRESH_WAIT) this.parkedRefreshWait += d;
+    } else if (phase === PHASE_REFRESH_WAIT) this.parkedRefreshWait += d;
     else this.parkedBackoff += d;
+  }
+
+  opStart(e: OpStartEvent): void {
+    this.at(e.t);
+    this.opsStarted++;
+    // a repeated op.start (a stream that has one) replaces the record, as a Map would
+    const i = this.live.add(e.op);
+    this.cols.segment[i] = e.segment;
+    this.cols.phase[i] = PHASE_ATTEMPT;
+    this.cols.affected[i] = 0;
+    this.adjust(i, 1);
+  }
+
+  attemptStart(e: AttemptStartEvent): void {
+    const b = this.at(e.t);
+    this.attempts++;
+    b.attempts++;
+    if (e.attempt > 1) {
+      this.retries++;
+      b.retries++;
+    }
+    this.setPhase(e.op, PHASE_ATTEMPT);
+  }
+
+  attemptEnd(e: AttemptEndEvent): void {
+    const b = this.at(e.t);
+    const code = this.outcomeCode((e.status ?? e.error) as Outcome);
+    inc(this.attemptsByCode, code);
+    inc(b.statuses, code);
   }
 
   emit(e: ZarisEvent): void {
     // Switch first: each case reads the fields of one event type only
-    // (the four per-operation types first: they are most events).
+    // (the four per-operation types first: they are most events, and a
+    // fan-out calls their methods directly).
     switch (e.type) {
-      case 'op.start': {
-        this.at(e.t);
-        this.opsStarted++;
-        const op: LiveOp = { segment: e.segment, phase: PHASE_ATTEMPT, affected: false };
-        this.live.set(e.op, op);
-        this.adjust(op, 1);
+      case 'op.start':
+        this.opStart(e);
         return;
-      }
-      case 'attempt.start': {
-        const b = this.at(e.t);
-        this.attempts++;
-        b.attempts++;
-        if (e.attempt > 1) {
-          this.retries++;
-          b.retries++;
-        }
-        this.setPhase(this.live.get(e.op), PHASE_ATTEMPT);
+      case 'attempt.start':
+        this.attemptStart(e);
         return;
-      }
-      case 'attempt.end': {
-        const b = this.at(e.t);
-        const code = this.outcomeCode((e.status ?? e.error) as Outcome);
-        inc(this.attemptsByCode, code);
-        inc(b.statuses, code);
+      case 'attempt.end':
+        this.attemptEnd(e);
         return;
-      }
       case 'op.end':
         this.opEnd(e);
         return;
@@ -258,12 +288,12 @@ export class RunAggregator implements TelemetrySink {
         this.at(e.t);
         this.backoffCount++;
         this.backoffTotalMs += e.delayMs;
-        this.setPhase(this.live.get(e.op), PHASE_BACKOFF);
+        this.setPhase(e.op, PHASE_BACKOFF);
         return;
       case 'refresh.request':
         this.refresh.requested++;
         this.at(e.t).refreshRequests++;
-        if (e.op !== null) this.setPhase(this.live.get(e.op), PHASE_REFRESH_WAIT);
+        if (e.op !== null) this.setPhase(e.op, PHASE_REFRESH_WAIT);
         return;
       case 'refresh.coalesced':
         this.refresh.coalesced++;
@@ -301,7 +331,7 @@ export class RunAggregator implements TelemetrySink {
     return this.bucket(t);
   }
 
-  private opEnd(e: Extract<ZarisEvent, { type: 'op.end' }>): void {
+  opEnd(e: OpEndEvent): void {
     const b = this.at(e.t);
     this.opsEnded++;
     inc(this.opsByCode, this.outcomeCode((e.status ?? e.error) as Outcome));
@@ -320,13 +350,14 @@ export class RunAggregator implements TelemetrySink {
     inc(this.attemptCounts, attempts);
     if (attempts > this.maxAttemptsPerOp) this.maxAttemptsPerOp = attempts;
     this.latency.record(e.latencyMs);
-    const op = this.live.get(e.op);
-    if (op !== undefined) {
-      this.adjust(op, -1);
+    const i = this.live.slotOf(e.op);
+    const segment = i >= 0 ? (this.cols.segment[i] as number) : NaN;
+    if (i >= 0) {
+      this.adjust(i, -1);
       this.live.delete(e.op);
     }
     if (e.reason === 'success' || e.reason === 'realAnswer') {
-      if (op !== undefined && this.isAffected(op.segment)) b.okAffected++;
+      if (i >= 0 && this.isAffected(segment)) b.okAffected++;
       else b.okHealthy++;
     } else b.failed++;
   }
