@@ -54,6 +54,8 @@ export interface CompareOpen {
   readonly bothRunsMs: number;
   /** both timelines hold all their events */
   readonly timelinesMs: number;
+  /** when the page asked for the runs (ms from navigation start: the early start at page load) */
+  readonly requestAtMs: number;
   /** the page's status line (request → both summaries in, each engine run, the timelines) */
   readonly status: string;
 }
@@ -141,9 +143,11 @@ async function openCompare(context: BrowserContext, base: string, preset: string
     return m?.complete !== undefined && m.timelines !== undefined;
   }, null, { timeout: 300_000, polling: 100 });
   const m = (await page.evaluate('window.__compareMarks')) as { complete: number; timelines: number };
-  const status = (await page.locator('[data-view=compare] [data-testid=compare-status]').innerText()).trim();
+  const line = page.locator('[data-view=compare] [data-testid=compare-status]');
+  const status = (await line.innerText()).trim();
+  const requestAtMs = Number(await line.getAttribute('data-request-at-ms'));
   await page.close();
-  return { bothRunsMs: m.complete, timelinesMs: m.timelines, status };
+  return { bothRunsMs: m.complete, timelinesMs: m.timelines, requestAtMs, status };
 }
 
 /** Compare's time to both runs, for each preset, `reps` fresh page opens each (alternating presets) */
@@ -154,7 +158,7 @@ export async function measureCompare(context: BrowserContext, base: string, reps
     for (const p of presets) {
       const o = await openCompare(context, base, p);
       opens.get(p)?.push(o);
-      log(`compare ${p}: both runs complete ${o.bothRunsMs.toFixed(0)} ms after navigation start, timelines ${o.timelinesMs.toFixed(0)} ms · ${o.status}`);
+      log(`compare ${p}: both runs complete ${o.bothRunsMs.toFixed(0)} ms after navigation start (runs asked for at ${o.requestAtMs.toFixed(0)} ms), timelines ${o.timelinesMs.toFixed(0)} ms · ${o.status}`);
     }
   return presets.map((preset) => ({ preset, opens: opens.get(preset) ?? [] }));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimEngine } from '../sim/engine';
 import { loadScenario } from '../sim/scenario';
-import { decodeEvent, EventBatchBuilder, transferables } from './eventCodec';
+import { decodeEvent, EventBatchBuilder, transferables, type EventBatch } from './eventCodec';
 import { EVENT_TYPES, type ZarisEvent } from './events';
 
 /** a short run that exercises every event type: churn, a conditional-write mix, a lost ack, rejected arrivals */
@@ -60,7 +60,7 @@ describe('event codec', () => {
   it('a row reused after take() keeps nothing of the event it held before (same columns as a fresh builder)', () => {
     const reused = new EventBatchBuilder(8);
     const fresh = new EventBatchBuilder(events.length);
-    const batches = [];
+    const batches: EventBatch[] = [];
     for (let i = 0; i < events.length; i += 5) {
       // reversed: each row is reused by an event of another type than before
       for (const e of events.slice(i, i + 5).reverse()) {

@@ -154,7 +154,7 @@ export default function CompareView({ app }: { app: AppStore }) {
           <div />
         )}
         <div className="compare-head-actions">
-          <div className={`compare-status ${st.phase}`} role="status" data-testid="compare-status" data-ms={st.timings?.bothRunsMs.toFixed(0) ?? ''}>
+          <div className={`compare-status ${st.phase}`} role="status" data-testid="compare-status" data-ms={st.timings?.bothRunsMs.toFixed(0) ?? ''} data-request-at-ms={st.timings?.requestAtMs.toFixed(0) ?? ''}>
             {statusText(st)}
           </div>
           {st.comparison ? <ExportButtons actions={[reportAction]} label="Export a review report" /> : null}

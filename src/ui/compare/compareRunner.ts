@@ -35,6 +35,8 @@ export interface SideResult {
 
 /** where the time of one comparison went, wall ms on the main thread's clock */
 export interface CompareTimings {
+  /** when the runs were asked for, on the page's clock (ms since navigation start: the early start at page load, or the view) */
+  readonly requestAtMs: number;
   /** request → both summaries in (the table can show) */
   readonly bothRunsMs: number;
   /** each worker's engine run */
@@ -123,7 +125,7 @@ export class CompareRunner {
       if (token !== this.token) return;
       const [a, b] = runs as [(typeof runs)[number], (typeof runs)[number]];
       const t1 = this.now();
-      const timings: CompareTimings = { bothRunsMs: t1 - t0, engineMsA: a.run.engineMs, engineMsB: b.run.engineMs, timelinesMs: null };
+      const timings: CompareTimings = { requestAtMs: t0, bothRunsMs: t1 - t0, engineMsA: a.run.engineMs, engineMsB: b.run.engineMs, timelinesMs: null };
       this.ui.setState({ phase: 'done', comparison: compareRuns(a.result.summary, b.result.summary), timings });
       // the timelines: one batch per task, A and B interleaved so both fill in together
       const n = Math.max(a.run.batches.length, b.run.batches.length);
