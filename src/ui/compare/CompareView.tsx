@@ -117,6 +117,22 @@ export default function CompareView({ app }: { app: AppStore }) {
     if (scenario !== null && pair !== null) void runner.run(scenario, pairOf(scenario, pair));
   }, [runner, scenario, pair]);
 
+  // the charts and timelines mount after the frame that shows the table and verdict (Recharts' first render is
+  // the longest part of that commit): what judges the runs is on screen first
+  const [chartsFor, setChartsFor] = useState<CompareState['comparison']>(null);
+  useEffect(() => {
+    if (st.comparison === null) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setChartsFor(st.comparison));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [st.comparison]);
+  const showCharts = st.comparison !== null && chartsFor === st.comparison;
+
   const busy = st.phase === 'running';
   const labelA = st.pair?.a.label ?? '';
   const labelB = st.pair?.b.label ?? '';
@@ -194,7 +210,7 @@ export default function CompareView({ app }: { app: AppStore }) {
             </div>
           </section>
         ) : null}
-        {st.a && st.b ? (
+        {st.a && st.b && showCharts ? (
           <section className="panel" data-testid="compare-charts">
             <header className="panel-head">
               <div className="panel-title">
@@ -206,7 +222,7 @@ export default function CompareView({ app }: { app: AppStore }) {
             <SideCharts a={st.a.summary} b={st.b.summary} labelA={labelA} labelB={labelB} cursorSec={cursorMs / 1000} />
           </section>
         ) : null}
-        {st.a && st.b && st.pair ? (
+        {st.a && st.b && st.pair && showCharts ? (
           <div className="compare-timelines">
             {(['a', 'b'] as const).map((id) => {
               const side = st[id];
