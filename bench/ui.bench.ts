@@ -7,7 +7,7 @@
  *   npm run bench:ui [-- --minutes N] [--warmup S] [--users N | --rate R [--max-in-flight M]]
  *                    [--no-ramp] [--ramp 2500,5000,…] [--step S] [--churn S | --no-churn | --churn-only]
  *                    [--profile S] [--port 4181] [--build | --no-build]
- *   npm run bench:ui -- --phase replay [--replay-minutes 10] [--seeks 60]   (bench/replayPhase.ts)
+ *   npm run bench:ui -- --phase replay [--replay-minutes 10] [--seeks 60] [--compare-reps 5] [--compare-only]   (bench/replayPhase.ts)
  *
  * Phases: idle page (baseline frames, heap at start) → Start → the churn
  * sequence on the default workload (`churnPhase`: steady, Failover, Scale
@@ -34,6 +34,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { loadavg } from 'node:os';
 import type { CDPSession } from 'playwright-core';
 import { build, preview } from 'vite';
 import { findPreset } from '../src/core/sim/presets';
@@ -43,7 +44,7 @@ import { launchBrowser } from '../e2e/support/browser';
 import { profileMainThread, type ProfileSummary } from './cpuProfile';
 import { findRenderer, procAvailable, procDelta, sampleProc, type ProcDelta, type ProcSample } from './procStats';
 import { frameStats, INIT_SCRIPT, readCounters, readFrames, type FrameStats, type PageCounters } from './uiProbe';
-import { replayTable, runReplayPhase } from './replayPhase';
+import { compareOnlyTable, replayTable, runReplayPhase } from './replayPhase';
 
 // ── arguments ──────────────────────────────────────────────────────────────
 
@@ -69,6 +70,8 @@ interface Args {
   readonly replayMinutes: number;
   readonly seeks: number;
   readonly seekGapMs: number;
+  readonly compareReps: number;
+  readonly compareOnly: boolean;
 }
 
 /** the open-loop rate of the default live workload (the page opens with preset steady) */
@@ -98,6 +101,8 @@ function parseArgs(argv: readonly string[]): Args {
     replayMinutes: 10,
     seeks: 60,
     seekGapMs: 1500,
+    compareReps: 5,
+    compareOnly: false,
   };
   const num = (flag: string, v: string | undefined, min: number): number => {
     const n = Number(v);
@@ -127,9 +132,11 @@ function parseArgs(argv: readonly string[]): Args {
       case '--replay-minutes': a.replayMinutes = num(f, v, 0.1); i++; break;
       case '--seeks': a.seeks = num(f, v, 2); i++; break;
       case '--seek-gap-ms': a.seekGapMs = num(f, v, 0); i++; break;
+      case '--compare-reps': a.compareReps = num(f, v, 1); i++; break;
+      case '--compare-only': a.compareOnly = true; break;
       case '--out': if (v === undefined) throw new Error('--out needs a path'); a.out = v; i++; break;
       case '--help':
-        console.log('npm run bench:ui [-- --minutes N] [--warmup S] [--users N | --rate R [--max-in-flight M]] [--no-ramp] [--ramp 2500,5000,…] [--step S] [--churn S | --no-churn | --churn-only] [--profile S] [--port 4181] [--build | --no-build] [--out FILE]');
+        console.log('npm run bench:ui [-- --minutes N] [--warmup S] [--users N | --rate R [--max-in-flight M]] [--no-ramp] [--ramp 2500,5000,…] [--step S] [--churn S | --no-churn | --churn-only] [--profile S] [--port 4181] [--build | --no-build] [--out FILE]\n  npm run bench:ui -- --phase replay [--replay-minutes 10] [--seeks 60] [--seek-gap-ms 1500] [--compare-reps 5] [--compare-only]');
         process.exit(0);
         break;
       default:
@@ -524,10 +531,11 @@ async function main(): Promise<void> {
   const log = (m: string) => console.log(`[bench:ui ${fmt((Date.now() - t0) / 1000)} s] ${m}`);
   try {
     if (args.phase === 'replay') {
-      const r = await runReplayPhase({ context, base, minutes: args.replayMinutes, seeks: args.seeks, seekGapMs: args.seekGapMs, out: args.out, log });
+      const r = await runReplayPhase({ context, base, minutes: args.replayMinutes, seeks: args.seeks, seekGapMs: args.seekGapMs, compareReps: args.compareReps, compareOnly: args.compareOnly, out: args.out, log });
       mkdirSync('.tmp', { recursive: true });
-      writeFileSync(args.out, JSON.stringify({ when: new Date().toISOString(), command: process.argv.slice(2).join(' '), ...r }, null, 2));
-      console.log(table(replayTable(r)));
+      writeFileSync(args.out, JSON.stringify({ when: new Date().toISOString(), command: process.argv.slice(2).join(' '), loadAverage: loadavg(), ...r }, null, 2));
+      console.log(table(args.compareOnly ? compareOnlyTable(r) : replayTable(r)));
+      log(`load average ${loadavg().map((x) => x.toFixed(2)).join(', ')} (1 / 5 / 15 min)`);
       log(`wrote ${args.out}`);
       return;
     }

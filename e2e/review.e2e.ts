@@ -13,7 +13,8 @@ import { runScenario } from '../src/core/sim/runScenario';
 import { loadScenario } from '../src/core/sim/scenario';
 import { shortenedPreset } from '../src/core/sim/testkit/presetInputs';
 import { toNdjsonLine } from '../src/core/telemetry/ndjson';
-import type { ReplayPage} from './pages/replay.page';
+import type { Page } from 'playwright-core';
+import type { ReplayPage } from './pages/replay.page';
 import { pngSize, type Saved } from './pages/replay.page';
 import { useReplayPages } from './support/replayFixture';
 
@@ -57,6 +58,34 @@ async function svgCounts(p: ReplayPage, svg: string): Promise<SvgCounts> {
 
 describe('design reviews: compare, vector exports, report, imports, links', () => {
   const { open, context: browserContext } = useReplayPages(ARTEFACTS);
+
+  /** a saved file in a fresh page, every request other than the file itself refused (offline) */
+  async function openOffline(path: string): Promise<{ page: Page; requested: string[]; errors: string[] }> {
+    const page = await browserContext().newPage();
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    const requested: string[] = [];
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url === `file://${path}`) return route.continue();
+      requested.push(url);
+      return route.abort();
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`file://${path}`);
+    return { page, requested, errors };
+  }
+
+  /** what every report must be, read offline: vector charts (paths, no foreignObject), no script, no request, no error */
+  async function expectSelfContainedAndClose({ page, requested, errors }: { page: Page; requested: string[]; errors: string[] }, shot: string): Promise<void> {
+    expect(await page.locator('#charts svg path').count()).toBeGreaterThan(10);
+    expect(await page.locator('#charts foreignObject').count()).toBe(0);
+    expect(await page.locator('script').count()).toBe(0);
+    expect(requested).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: join(ARTEFACTS, shot), fullPage: true });
+    await page.close();
+  }
 
   it('failover, storm off (A) vs on (B): service rows lead, coloured by direction, and the fixed client is shown serving users better', async () => {
     const p = await open('?preset=failover&view=compare', { width: 1280, height: 3600 });
@@ -188,19 +217,8 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     const report = await download(p, () => p.compareView.getByTestId('compare-report').click());
     expect(report.name).toBe('zaris-failover-seed1-review-report.html');
     console.log(`[figure] review report: ${report.bytes.length} bytes`);
-    // a fresh page, every request other than the file itself refused
-    const page = await browserContext().newPage();
-    await page.setViewportSize({ width: 1400, height: 1000 });
-    const requested: string[] = [];
-    await page.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url === `file://${report.path}`) return route.continue();
-      requested.push(url);
-      return route.abort();
-    });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`file://${report.path}`);
+    const opened = await openOffline(report.path);
+    const page = opened.page;
     expect(await page.title()).toBe('failover · seed 1 · A/B review');
     const identity = await page.locator('#identity').innerText();
     expect(identity).toMatch(/scenario\s+failover/);
@@ -216,12 +234,45 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     expect(await page.locator('#invariants').innerText()).toContain('violated — bug toggle on');
     const svgs = await page.locator('#charts figure > svg').count();
     expect(svgs).toBe(3);
-    expect(await page.locator('#charts svg path').count()).toBeGreaterThan(10);
-    expect(await page.locator('script').count()).toBe(0);
-    expect(requested).toEqual([]);
-    expect(errors).toEqual([]);
-    await page.screenshot({ path: join(ARTEFACTS, 'review-report.png'), fullPage: true });
-    await page.close();
+    await expectSelfContainedAndClose(opened, 'review-report.png');
+  });
+
+  it('the Replay review report is one file that opens offline: identity, both verdicts as the header says them, figures, invariants, the timeline and the charts as inline SVG', async () => {
+    const p = await open('?preset=refresh-storm&view=replay&cursor=7500', { width: 1600, height: 3400 });
+    await p.waitReplayReady(120_000);
+    expect(await p.cursorMs()).toBe(7500);
+    const header = {
+      cursor: (await p.page.getByTestId('replay-verdict-cursor').locator('.badge').innerText()).trim(),
+      run: (await p.page.getByTestId('replay-verdict-run').locator('.badge').innerText()).trim(),
+    };
+    const report = await download(p, () => p.page.locator('[data-view=replay]').getByTestId('replay-report').click());
+    expect(report.name).toBe('zaris-refresh-storm-seed1-replay-report.html');
+    console.log(`[figure] replay review report: ${report.bytes.length} bytes`);
+    const opened = await openOffline(report.path);
+    const page = opened.page;
+    expect(await page.title()).toBe('refresh-storm · seed 1 · replay review at 7.50 s');
+    const identity = await page.locator('#identity').innerText();
+    expect(identity).toMatch(/scenario\s+refresh-storm · preset refresh-storm/);
+    expect(identity).toMatch(/seed\s+1/);
+    expect(identity).toMatch(/configuration\s+client: \d+ attempts/);
+    expect(identity).toMatch(/bug toggles\s+deadlineReplacesAttempts/);
+    // the verdicts, labelled, and in the header's words
+    const atCursor = page.locator('#verdict [data-verdict=cursor]');
+    expect(await atCursor.getAttribute('data-tone')).toBe('expected');
+    expect((await atCursor.innerText()).trim()).toBe(`at the cursor (7.50 s): ${header.cursor}`);
+    expect((await page.locator('#verdict [data-verdict=run]').innerText()).trim()).toBe(`whole run: ${header.run}`);
+    expect(header.cursor).toMatch(/operations beyond their attempt budget \([\d,]+ of them in flight\)/);
+    expect(await page.locator('#figures tr').count()).toBeGreaterThanOrEqual(8);
+    const invariants = await page.locator('#invariants').innerText();
+    for (const name of ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept']) expect(invariants).toContain(name);
+    // the timeline first, then every chart panel; real vector with text
+    const titles = await page.locator('#charts figcaption').allInnerTexts();
+    expect(titles[0]).toBe('Timeline (as on screen)');
+    expect(titles).toEqual(expect.arrayContaining(['Throughput', 'Map refresh coalescing']));
+    expect(await page.locator('#charts figure > svg').count()).toBe(titles.length);
+    expect(titles.length).toBeGreaterThanOrEqual(5);
+    expect(await page.locator('#charts svg text').count()).toBeGreaterThan(50);
+    await expectSelfContainedAndClose(opened, 'replay-review-report.png');
   });
 
   it('an imported NDJSON file rebuilds the cluster view from its topology events; a file without them says what it lacks', async () => {

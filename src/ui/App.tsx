@@ -1,10 +1,11 @@
 /**
  * The app shell: three views as tabs — Live (the playground dashboard),
  * Replay and Compare (lazy-loaded: their code is fetched when first opened,
- * so the first load stays small). Opened views stay mounted, hidden, so
+ * so the first load stays small; the view a link opens is fetched before
+ * the first render). Opened views stay mounted, hidden, so
  * switching back keeps their state; the URL encodes the open view.
  */
-import { lazy, Suspense, useMemo, type ReactNode } from 'react';
+import { Suspense, useMemo, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { Dashboard } from './Dashboard';
 import { PanelActionsContext } from './panels/chart/panelActions';
@@ -12,13 +13,19 @@ import { liveEmptyText, livePanelActions } from './shell/livePanelActions';
 import type { AppStore } from './shell/appStore';
 import type { LiveHandle } from './shell/liveHandle';
 import { EngineChoice } from './shell/EngineChoice';
+import { lazyView } from './shell/lazyView';
 import { ShellBar } from './shell/ShellBar';
 import type { DashboardStore } from './store/dashboardStore';
 import type { View } from './urlState';
 import './shell/shell.css';
 
-const ReplayView = lazy(() => import('./replay/ReplayView'));
-const CompareView = lazy(() => import('./compare/CompareView'));
+/** the lazily loaded views (main.tsx preloads the one a link opens, before the first render) */
+export const LAZY_VIEWS = {
+  replay: lazyView(() => import('./replay/ReplayView')),
+  compare: lazyView(() => import('./compare/CompareView')),
+} as const;
+const ReplayView = LAZY_VIEWS.replay.View;
+const CompareView = LAZY_VIEWS.compare.View;
 
 export interface AppProps {
   readonly app: AppStore;

@@ -11,6 +11,7 @@ import { STALL_THRESHOLD_MS } from '../core/domain/service';
 import { formatNumber } from './panels/chart/format';
 import { formatCount, formatSeconds } from './store/numberFormat';
 import { HEADLINE_WINDOW_LABEL, selectDebounceCeiling, selectHeadline, selectPoolSize, selectStaleCount, type Headline } from './store/selectors';
+import type { DashboardState } from './store/dashboardStore';
 import { useDashboard } from './store/StoreContext';
 
 export interface Kpi {
@@ -70,15 +71,22 @@ export function headlineKpis(
   ];
 }
 
-/** the headline KPIs of the dashboard store in context; `live`: the rates follow Pause */
+type KpiSource = Pick<DashboardState, 'clientConfig' | 'snapshot' | 'cluster' | 'client' | 'running' | 'everStarted' | 'workload'>;
+
+/** the headline KPIs of a dashboard store's state (the headers, and the Replay report at its cursor); `live`: the rates follow Pause */
+export function kpisOf(s: KpiSource, live: boolean, headline: Headline = selectHeadline(s.snapshot, live ? s.running : true)): Kpi[] {
+  const ceiling = selectDebounceCeiling(s.clientConfig.refreshDebounceMs, s.clientConfig.bugs.noRefreshDebounce);
+  const stopped = live && !s.everStarted ? ('not started' as const) : ('paused' as const);
+  return headlineKpis(headline, { ceiling, stale: selectStaleCount(s.cluster, s.client), poolSize: selectPoolSize(s.workload), stopped });
+}
+
+/** the headline KPIs of the dashboard store in context */
 export function useHeadlineKpis(live: boolean): { kpis: Kpi[]; version: number } {
-  const { config, snap, cluster, client, running, everStarted, workload } = useDashboard(
-    useShallow((s) => ({ config: s.clientConfig, snap: s.snapshot, cluster: s.cluster, client: s.client, running: s.running, everStarted: s.everStarted, workload: s.workload })),
+  const st = useDashboard(
+    useShallow((s): KpiSource => ({ clientConfig: s.clientConfig, snapshot: s.snapshot, cluster: s.cluster, client: s.client, running: s.running, everStarted: s.everStarted, workload: s.workload })),
   );
-  const h = useMemo(() => selectHeadline(snap, live ? running : true), [snap, live, running]);
-  const ceiling = selectDebounceCeiling(config.refreshDebounceMs, config.bugs.noRefreshDebounce);
-  const stopped = live && !everStarted ? ('not started' as const) : ('paused' as const);
-  return { kpis: headlineKpis(h, { ceiling, stale: selectStaleCount(cluster, client), poolSize: selectPoolSize(workload), stopped }), version: snap.version };
+  const h = useMemo(() => selectHeadline(st.snapshot, live ? st.running : true), [st.snapshot, live, st.running]);
+  return { kpis: kpisOf(st, live, h), version: st.snapshot.version };
 }
 
 /** the headline KPIs as the headers show them */

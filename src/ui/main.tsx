@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
+import { App, LAZY_VIEWS } from './App';
 import { createAppStore } from './shell/appStore';
 import { readUrl, writeUrl } from './shell/appUrl';
 import { createLiveHandle } from './shell/liveHandle';
@@ -37,8 +37,16 @@ if (import.meta.env.MODE === 'e2e') {
   };
 }
 
-createRoot(root).render(
-  <StrictMode>
-    <App app={app} live={live} replayStore={replayStore} />
-  </StrictMode>,
-);
+// a link to Compare starts both runs now, in parallel with loading the view's code and drawing the page
+const view = app.getState().view;
+if (view === 'compare') void import('./compare/compareStart').then((m) => m.startCompareEarly(app.getState().parts.compare));
+
+const render = () =>
+  createRoot(root).render(
+    <StrictMode>
+      <App app={app} live={live} replayStore={replayStore} />
+    </StrictMode>,
+  );
+// the view a link opens renders without a Suspense fallback (lazyView.ts: React holds back what replaces one)
+if (view === 'live') render();
+else void LAZY_VIEWS[view].preload().then(render, render);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimEngine } from '../sim/engine';
 import { loadScenario } from '../sim/scenario';
-import { decodeEvent, EventBatchBuilder, transferables } from './eventCodec';
+import { decodeEvent, EventBatchBuilder, transferables, type EventBatch } from './eventCodec';
 import { EVENT_TYPES, type ZarisEvent } from './events';
 
 /** a short run that exercises every event type: churn, a conditional-write mix, a lost ack, rejected arrivals */
@@ -55,5 +55,30 @@ describe('event codec', () => {
     expect(decodeEvent(first, 0)).toEqual(events[0]);
     expect(decodeEvent(second, 0)).toEqual(events[1]);
     expect(transferables(first)).toHaveLength(10);
+  });
+
+  it('a row reused after take() keeps nothing of the event it held before (same columns as a fresh builder)', () => {
+    const reused = new EventBatchBuilder(8);
+    const fresh = new EventBatchBuilder(events.length);
+    const batches: EventBatch[] = [];
+    for (let i = 0; i < events.length; i += 5) {
+      // reversed: each row is reused by an event of another type than before
+      for (const e of events.slice(i, i + 5).reverse()) {
+        reused.push(e);
+        fresh.push(e);
+      }
+      batches.push(reused.take());
+    }
+    const all = fresh.take();
+    // the string column indexes each batch's own table: compared through the decoded events below
+    const cols = ['t', 'type', 'op', 'a', 'b', 'c', 'd', 'e', 'f'] as const;
+    const mismatch = (k: (typeof cols)[number]): number => {
+      let row = 0;
+      for (const b of batches)
+        for (let i = 0; i < b.n; i++, row++) if (!Object.is(b[k][i], all[k][row])) return row;
+      return -1;
+    };
+    expect(cols.map((k) => [k, mismatch(k)])).toEqual(cols.map((k) => [k, -1]));
+    expect(batches.flatMap((b) => Array.from({ length: b.n }, (_, i) => decodeEvent(b, i)))).toEqual(Array.from({ length: all.n }, (_, i) => decodeEvent(all, i)));
   });
 });

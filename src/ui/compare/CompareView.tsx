@@ -9,7 +9,6 @@ import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { secondAt } from '../../core/replay/compare';
 import type { Scenario } from '../../core/sim/scenario';
-import { CompareSession } from '../bridge/compareSession';
 import { captionLines, exportFileName, verdictText, type RunIdentity } from '../export/caption';
 import { downloadText } from '../export/download';
 import { ExportButtons } from '../export/ExportButtons';
@@ -17,17 +16,18 @@ import { panelExportActions } from '../export/panelExport';
 import { formatNumber } from '../panels/chart/format';
 import { scenarioIdentity } from '../replay/replayController';
 import { RunIdentityBlock } from '../replay/RunIdentityBlock';
-import { scenarioFromUrl } from '../replay/urlScenario';
 import type { AppStore } from '../shell/appStore';
 import { selectWorkloadSummary } from '../store/selectors';
 import { TimelinePanel } from '../timeline/TimelinePanel';
 import { around, type Viewport } from '../timeline/viewport';
 import { encodeUrlState } from '../urlState';
 import { compareReport } from './compareReport';
-import { CompareRunner, type CompareState } from './compareRunner';
+import { compareRequest } from './compareRequest';
+import type { CompareState } from './compareRunner';
+import { pageCompareRunner } from './compareStart';
 import { DeltaTable, InvariantTable } from './CompareTables';
 import { verdictSentence } from './deltaRows';
-import { defaultPair, pairOf, type TogglePair } from './pairs';
+import { pairOf } from './pairs';
 import { PairPicker } from './PairPicker';
 import { SideCard } from './SideCard';
 import { SIDE_COLOR, SideCharts } from './SideCharts';
@@ -92,23 +92,15 @@ function CursorBar({ st, cursorMs, durationMs, onCursor }: { st: CompareState; c
 }
 
 export default function CompareView({ app }: { app: AppStore }) {
-  const [runner] = useState(() => new CompareRunner((onError) => new CompareSession(onError)));
+  // the runner the early start at page load may already have started (compareStart.ts)
+  const [runner] = useState(pageCompareRunner);
   useEffect(() => () => runner.dispose(), [runner]);
   const part = useStore(app, (s) => s.parts.compare);
   const st = useStore(runner.ui);
 
   const key = encodeUrlState({ ...part, cursor: undefined, view: 'compare' });
-  const { scenario, pair, loadError } = useMemo((): { scenario: Scenario | null; pair: TogglePair | null; loadError: string | null } => {
-    try {
-      const sc = scenarioFromUrl(part);
-      const def = defaultPair(sc);
-      // a link may name one side only: the other keeps the scenario's suggestion
-      return { scenario: sc, pair: { a: part.compare?.a ?? def.a, b: part.compare?.b ?? def.b }, loadError: null };
-    } catch (e) {
-      return { scenario: null, pair: null, loadError: e instanceof Error ? e.message : String(e) };
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on what the URL names
-  }, [key]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on what the URL names
+  const { scenario, pair, loadError } = useMemo(() => compareRequest(part), [key]);
 
   // the timelines share one time range; for each run they open on the first fault and what follows (Fit shows the whole run)
   const [picked, setPicked] = useState<{ key: string; viewport: Viewport | null } | null>(null);
@@ -124,6 +116,22 @@ export default function CompareView({ app }: { app: AppStore }) {
   useEffect(() => {
     if (scenario !== null && pair !== null) void runner.run(scenario, pairOf(scenario, pair));
   }, [runner, scenario, pair]);
+
+  // the charts and timelines mount after the frame that shows the table and verdict (Recharts' first render is
+  // the longest part of that commit): what judges the runs is on screen first
+  const [chartsFor, setChartsFor] = useState<CompareState['comparison']>(null);
+  useEffect(() => {
+    if (st.comparison === null) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setChartsFor(st.comparison));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [st.comparison]);
+  const showCharts = st.comparison !== null && chartsFor === st.comparison;
 
   const busy = st.phase === 'running';
   const labelA = st.pair?.a.label ?? '';
@@ -162,7 +170,7 @@ export default function CompareView({ app }: { app: AppStore }) {
           <div />
         )}
         <div className="compare-head-actions">
-          <div className={`compare-status ${st.phase}`} role="status" data-testid="compare-status" data-ms={st.timings?.bothRunsMs.toFixed(0) ?? ''}>
+          <div className={`compare-status ${st.phase}`} role="status" data-testid="compare-status" data-ms={st.timings?.bothRunsMs.toFixed(0) ?? ''} data-request-at-ms={st.timings?.requestAtMs.toFixed(0) ?? ''}>
             {statusText(st)}
           </div>
           {st.comparison ? <ExportButtons actions={[reportAction]} label="Export a review report" /> : null}
@@ -202,7 +210,7 @@ export default function CompareView({ app }: { app: AppStore }) {
             </div>
           </section>
         ) : null}
-        {st.a && st.b ? (
+        {st.a && st.b && showCharts ? (
           <section className="panel" data-testid="compare-charts">
             <header className="panel-head">
               <div className="panel-title">
@@ -214,7 +222,7 @@ export default function CompareView({ app }: { app: AppStore }) {
             <SideCharts a={st.a.summary} b={st.b.summary} labelA={labelA} labelB={labelB} cursorSec={cursorMs / 1000} />
           </section>
         ) : null}
-        {st.a && st.b && st.pair ? (
+        {st.a && st.b && st.pair && showCharts ? (
           <div className="compare-timelines">
             {(['a', 'b'] as const).map((id) => {
               const side = st[id];

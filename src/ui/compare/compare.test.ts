@@ -7,6 +7,7 @@ import { runScenario } from '../../core/sim/runScenario';
 import { loadScenario, type Scenario } from '../../core/sim/scenario';
 import { shortenedPreset } from '../../core/sim/testkit/presetInputs';
 import { EventBatchBuilder } from '../../core/telemetry/eventCodec';
+import { compareRequest } from './compareRequest';
 import { CompareRunner } from './compareRunner';
 import { defaultPair, pairOf, quickPairs, samePair, sideLabel } from './pairs';
 import { niceCeil, overlayRows, sharedMax, sideRows } from './seriesRows';
@@ -121,5 +122,43 @@ describe('delta rows and the verdict sentence', () => {
     );
     expect(verdictSentence(serviceVerdict(t(10, 0, 0), t(10, 0, 0)), 'x', 'y')).toBe('Both sides served users equally: 10 operations served, 0 not served each.');
     expect(verdictSentence(serviceVerdict(t(5, 9, 0), t(6, 20, 0)), 'x', 'y')).toContain('B (y) served users better than A (x): 1 more operations served (+20.0 %), though 11 more not served');
+  });
+});
+
+describe('what a Compare link asks for, and asking twice', () => {
+  it('reads the scenario and the pair; a lone cmpA keeps the suggestion for B; a bad link names the error', () => {
+    const r = compareRequest({ scenario: { preset: 'failover' }, client: {}, compare: { a: ['noRefreshDebounce'] } });
+    expect(r.pair).toEqual({ a: ['noRefreshDebounce'], b: ['deadlineReplacesAttempts'] });
+    expect(r.scenario?.name).toBe('failover');
+    const bad = compareRequest({ scenario: { preset: 'nope' }, client: {} });
+    expect(bad.scenario).toBeNull();
+    expect(bad.loadError).toMatch(/unknown preset "nope"/);
+  });
+
+  it('runs the same request once (the early start, then the view asking again); a new request, or the same after dispose, runs again', async () => {
+    const sc = loadScenario(shortenedPreset('failover', 2000, 0.05));
+    let runs = 0;
+    const runner = new CompareRunner(() => ({
+      run: async (s) => {
+        runs++;
+        const b = new EventBatchBuilder();
+        const { summary } = runScenario(s, { sinks: [{ emit: (e) => b.push(e) }] });
+        return { summary, batches: [b.take()], engineMs: 1 };
+      },
+      dispose: () => {},
+    }));
+    const ask = () => runner.run({ ...sc }, pairOf(sc, { a: [], b: ['deadlineReplacesAttempts'] }));
+    const first = ask();
+    const second = ask();
+    expect(second).toBe(first);
+    await Promise.all([first, second]);
+    await ask();
+    expect(runs).toBe(2);
+    await runner.run(sc, pairOf(sc, { a: [], b: ['noRefreshCoalescing'] }));
+    expect(runs).toBe(4);
+    runner.dispose();
+    await runner.run(sc, pairOf(sc, { a: [], b: ['noRefreshCoalescing'] }));
+    expect(runs).toBe(6);
+    expect(runner.ui.getState().phase).toBe('done');
   });
 });

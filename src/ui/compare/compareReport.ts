@@ -2,7 +2,7 @@
 import type { Scenario } from '../../core/sim/scenario';
 import { captionLines, verdictText } from '../export/caption';
 import { elementSvg } from '../export/panelExport';
-import { reviewReportHtml, type ReportChart } from '../export/report';
+import { clusterLine, reviewReportHtml, type ReportChart } from '../export/report';
 import { timelineSvg } from '../export/timelineExport';
 import { scenarioIdentity } from '../replay/replayController';
 import { selectWorkloadSummary } from '../store/selectors';
@@ -51,7 +51,7 @@ export function compareReport(r: CompareReportInput): string {
     title: `${scenario.name} · seed ${scenario.seed} · A/B review`,
     scenario: scenario.name,
     seed: scenario.seed,
-    cluster: `${scenario.cluster.nodes} nodes · ${scenario.cluster.segments} segments · ${scenario.cluster.replicas} replica(s) · ${(scenario.durationMs / 1000).toFixed(1)} s`,
+    cluster: clusterLine(scenario),
     source: r.source,
     workload: selectWorkloadSummary(scenario.workload),
     sides: (['a', 'b'] as const).map((id) => ({ id, label: st.pair?.[id].label ?? '', client: st[id]?.scenario.client ?? scenario.client, verdict: verdictText(st[id]?.summary.invariants ?? null) })),

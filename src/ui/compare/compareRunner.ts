@@ -4,7 +4,9 @@
  * the delta table) and the run's events. The table shows as soon as both
  * summaries are in; the events are folded into the two timeline feeds after
  * that, one batch per task, so the main thread never blocks on a whole run.
- * A newer request makes an older one's results be ignored.
+ * A newer request makes an older one's results be ignored; asking again for
+ * the runs in progress (the view mounting after the early start at page load)
+ * runs nothing twice.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { compareRuns, scenarioFor, type ComparisonPair, type ComparisonSide, type RunComparison } from '../../core/replay/compare';
@@ -33,6 +35,8 @@ export interface SideResult {
 
 /** where the time of one comparison went, wall ms on the main thread's clock */
 export interface CompareTimings {
+  /** when the runs were asked for, on the page's clock (ms since navigation start: the early start at page load, or the view) */
+  readonly requestAtMs: number;
   /** request → both summaries in (the table can show) */
   readonly bothRunsMs: number;
   /** each worker's engine run */
@@ -60,6 +64,9 @@ type SideId = (typeof SIDES)[number];
 
 const yieldTask = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
 
+/** the same scenario and the same two clients ⇒ the same runs (both are plain data) */
+export const requestKey = (scenario: Scenario, pair: ComparisonPair): string => JSON.stringify([scenario, pair]);
+
 export class CompareRunner {
   readonly ui: StoreApi<CompareState> = createStore<CompareState>()(() => ({
     phase: 'idle',
@@ -75,6 +82,8 @@ export class CompareRunner {
   readonly feeds: Readonly<Record<SideId, TimelineFeed>> = { a: new TimelineFeed(), b: new TimelineFeed() };
   private workers: Partial<Record<SideId, CompareWorkerLike>> = {};
   private token = 0;
+  /** the request in progress or done (null after an error or dispose: asking again runs it again) */
+  private current: { readonly key: string; readonly done: Promise<void> } | null = null;
 
   constructor(
     private readonly makeWorker: (onError: (m: string) => void) => CompareWorkerLike,
@@ -90,7 +99,15 @@ export class CompareRunner {
     return w;
   }
 
-  async run(scenario: Scenario, pair: ComparisonPair): Promise<void> {
+  run(scenario: Scenario, pair: ComparisonPair): Promise<void> {
+    const key = requestKey(scenario, pair);
+    if (this.current !== null && this.current.key === key) return this.current.done;
+    const done = this.start(scenario, pair);
+    this.current = { key, done };
+    return done;
+  }
+
+  private async start(scenario: Scenario, pair: ComparisonPair): Promise<void> {
     const token = ++this.token;
     const t0 = this.now();
     this.ui.setState({ phase: 'running', scenario, pair, a: null, b: null, comparison: null, timings: null, timelinesReady: false, error: null });
@@ -108,7 +125,7 @@ export class CompareRunner {
       if (token !== this.token) return;
       const [a, b] = runs as [(typeof runs)[number], (typeof runs)[number]];
       const t1 = this.now();
-      const timings: CompareTimings = { bothRunsMs: t1 - t0, engineMsA: a.run.engineMs, engineMsB: b.run.engineMs, timelinesMs: null };
+      const timings: CompareTimings = { requestAtMs: t0, bothRunsMs: t1 - t0, engineMsA: a.run.engineMs, engineMsB: b.run.engineMs, timelinesMs: null };
       this.ui.setState({ phase: 'done', comparison: compareRuns(a.result.summary, b.result.summary), timings });
       // the timelines: one batch per task, A and B interleaved so both fill in together
       const n = Math.max(a.run.batches.length, b.run.batches.length);
@@ -122,12 +139,15 @@ export class CompareRunner {
       }
       this.ui.setState({ timelinesReady: true, timings: { ...timings, timelinesMs: this.now() - t1 } });
     } catch (e) {
-      if (token === this.token) this.ui.setState({ phase: 'error', error: e instanceof Error ? e.message : String(e) });
+      if (token !== this.token) return;
+      this.current = null;
+      this.ui.setState({ phase: 'error', error: e instanceof Error ? e.message : String(e) });
     }
   }
 
   dispose(): void {
     this.token++;
+    this.current = null;
     for (const id of SIDES) this.workers[id]?.dispose();
     this.workers = {};
   }

@@ -1,17 +1,41 @@
 /**
- * The one-click review report: a single self-contained HTML file — the
- * run's identity (scenario, seed, cluster, configuration, toggles), the
- * verdict sentence, the delta table, the invariant verdicts and the key
- * charts as inline SVG. No script, no external reference (styles inline in
- * one <style>, pictures inline), so it reads the same offline, attached to
- * a design document or opened from a mail years later. Pure string
- * building; the view gathers the parts.
+ * The one-click review reports: a single self-contained HTML file each —
+ * Compare's (two runs: identity, the verdict sentence, the delta table, the
+ * invariants of both sides, the charts and timelines) and Replay's (one run:
+ * identity, the verdicts at the cursor and for the whole run, the
+ * invariants, the key charts and the timeline). Both are built from the same
+ * parts below (document shell, identity list, verdict lines, invariants
+ * table, inline charts). No script, no external reference (styles inline in
+ * one <style>, pictures inline), so a report reads the same offline, attached
+ * to a design document or opened from a mail years later. Pure string
+ * building; the views gather the parts (`compare/compareReport.ts`,
+ * `replay/replayReport.ts`).
  */
 import { BUG_TOGGLES, type ClientConfig } from '../../core/client/config';
 import type { InvariantComparison, InvariantVerdict } from '../../core/replay/compare';
+import type { Scenario } from '../../core/sim/scenario';
 import { selectConfigSummary } from '../store/selectors';
 import type { DeltaSection } from '../compare/deltaRows';
 import { cleanSvgMarkup, escapeXml as esc } from './svgDoc';
+
+export interface ReportChart {
+  readonly title: string;
+  /** a standalone SVG document */
+  readonly svg: string;
+}
+
+/** what every report says about the scenario */
+export interface ReportRun {
+  readonly title: string;
+  readonly scenario: string;
+  /** null: unknown (an imported events file) */
+  readonly seed: number | null;
+  readonly cluster: string;
+  readonly source: string;
+  readonly workload: string;
+  /** the shareable link, as text (not a live reference) */
+  readonly link: string | null;
+}
 
 export interface ReportSide {
   readonly id: 'a' | 'b';
@@ -21,19 +45,8 @@ export interface ReportSide {
   readonly verdict: string;
 }
 
-export interface ReportChart {
-  readonly title: string;
-  /** a standalone SVG document */
-  readonly svg: string;
-}
-
-export interface ReviewReportInput {
-  readonly title: string;
-  readonly scenario: string;
+export interface ReviewReportInput extends ReportRun {
   readonly seed: number;
-  readonly cluster: string;
-  readonly source: string;
-  readonly workload: string;
   readonly sides: readonly ReportSide[];
   readonly verdictSentence: string;
   /** which side served users better (colours the sentence) */
@@ -41,8 +54,6 @@ export interface ReviewReportInput {
   readonly sections: readonly DeltaSection[];
   readonly invariants: readonly InvariantComparison[];
   readonly charts: readonly ReportChart[];
-  /** the shareable link, as text (not a live reference) */
-  readonly link: string | null;
 }
 
 const STYLE = `
@@ -74,10 +85,55 @@ figcaption { color: #94a3b8; margin-bottom: 6px; }
 code { font-family: 'JetBrains Mono', ui-monospace, Menlo, monospace; font-size: 12px; word-break: break-all; }
 `;
 
-const togglesOf = (c: ClientConfig): string => {
+/** the cluster line of a scenario's identity */
+export function clusterLine(s: Scenario): string {
+  return `${s.cluster.nodes} nodes · ${s.cluster.segments} segments · ${s.cluster.replicas} replica(s) · ${(s.durationMs / 1000).toFixed(1)} s`;
+}
+
+const togglesOf = (c: ClientConfig | null): string => {
+  if (c === null) return 'unknown (imported events)';
   const on = BUG_TOGGLES.filter((t) => c.bugs[t]);
   return on.length === 0 ? 'none (the fixed client)' : on.join(', ');
 };
+
+/** one run's client rows of the identity list (prefixed "A · " etc. in a comparison) */
+function clientRows(prefix: string, heading: string, client: ClientConfig | null, verdict: string, verdictLabel = 'invariants'): [string, string][] {
+  return [
+    [`${prefix}${heading}`, client === null ? 'configuration unknown (imported events)' : `client: ${selectConfigSummary(client)}`],
+    [`${prefix}bug toggles`, togglesOf(client)],
+    [`${prefix}${verdictLabel}`, verdict.replace(/^verdict: /, '')],
+  ];
+}
+
+function identitySection(run: ReportRun, extra: readonly [string, string][]): string {
+  const rows: [string, string][] = [
+    ['scenario', `${run.scenario} · ${run.source}`],
+    ['seed', run.seed === null ? 'unknown' : String(run.seed)],
+    ['cluster', run.cluster],
+    ['workload', run.workload],
+    ...extra,
+  ];
+  const dl = rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('');
+  return `<section id="identity"><h2>The run</h2><dl class="identity">${dl}</dl>${run.link ? `<p class="muted">Open again: <code>${esc(run.link)}</code></p>` : ''}</section>`;
+}
+
+/** one verdict paragraph: its text, the colour of its left border, data attributes (tests and readers) */
+interface VerdictLine {
+  readonly label?: string;
+  readonly text: string;
+  readonly border: string;
+  readonly data: Readonly<Record<string, string>>;
+}
+
+function verdictSection(lines: readonly VerdictLine[]): string {
+  const ps = lines.map((l) => {
+    const data = Object.entries(l.data)
+      .map(([k, v]) => ` data-${k}="${esc(v)}"`)
+      .join('');
+    return `<p class="verdict" style="border-left-color:${l.border}"${data}>${l.label ? `<span class="muted">${esc(l.label)}</span> ` : ''}${esc(l.text)}</p>`;
+  });
+  return `<section id="verdict"><h2>Verdict</h2>${ps.join('')}</section>`;
+}
 
 const VERDICT_CELL: Readonly<Record<InvariantVerdict, [string, string]>> = {
   ok: ['ok', 'kept'],
@@ -91,25 +147,42 @@ function invariantCell(v: InvariantVerdict | null, n: number): string {
   return `<span class="badge ${cls}">${label}${n > 0 ? ` · ${n}×` : ''}</span>`;
 }
 
+/** one invariant's verdict in each column (null: not checked there) */
+interface InvariantRowCells {
+  readonly name: string;
+  readonly cells: readonly { readonly verdict: InvariantVerdict | null; readonly violations: number }[];
+}
+
+function invariantsSection(columns: readonly { readonly label: string; readonly cls?: string }[], rows: readonly InvariantRowCells[]): string {
+  const head = columns.map((c) => `<th${c.cls ? ` class="${c.cls}"` : ''}>${esc(c.label)}</th>`).join('');
+  const body = rows.map((r) => `<tr><th>${esc(r.name)}</th>${r.cells.map((c) => `<td>${invariantCell(c.verdict, c.violations)}</td>`).join('')}</tr>`).join('');
+  return `<section id="invariants"><h2>Invariants</h2><table><thead><tr><th>invariant</th>${head}</tr></thead><tbody>${body}</tbody></table></section>`;
+}
+
+function chartsSection(charts: readonly ReportChart[]): string {
+  // an SVG document becomes inline SVG in HTML: drop what only a file needs
+  const figures = charts.map((c) => `<figure><figcaption>${esc(c.title)}</figcaption>${cleanSvgMarkup(c.svg)}</figure>`).join('');
+  return `<section id="charts"><h2>Charts</h2>${figures}</section>`;
+}
+
+/** the document around the sections */
+function reportDocument(title: string, subtitleHtml: string, sections: readonly string[]): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title><style>${STYLE}</style></head>
+<body>
+<header><h1>${esc(title)}</h1><div class="muted">${subtitleHtml}</div></header>
+${sections.join('\n')}
+</body></html>
+`;
+}
+
 const cell = (text: string, win: 'a' | 'b' | null, side: 'a' | 'b'): string => `<td class="num${win === side ? ' win' : win !== null ? ' lose' : ''}">${esc(text)}</td>`;
 
-/** the report as one HTML document */
+/** the A/B report (Compare) as one HTML document */
 export function reviewReportHtml(r: ReviewReportInput): string {
   const sideA = r.sides.find((s) => s.id === 'a');
   const sideB = r.sides.find((s) => s.id === 'b');
-  const identity = [
-    ['scenario', `${r.scenario} · ${r.source}`],
-    ['seed', String(r.seed)],
-    ['cluster', r.cluster],
-    ['workload', r.workload],
-    ...r.sides.flatMap((s) => [
-      [`${s.id.toUpperCase()} · ${s.label}`, `client: ${selectConfigSummary(s.client)}`],
-      [`${s.id.toUpperCase()} · bug toggles`, togglesOf(s.client)],
-      [`${s.id.toUpperCase()} · invariants`, s.verdict.replace(/^verdict: /, '')],
-    ]),
-  ]
-    .map(([k, v]) => `<dt>${esc(k ?? '')}</dt><dd>${esc(v ?? '')}</dd>`)
-    .join('');
   const rows = r.sections
     .map(
       (s) =>
@@ -122,20 +195,67 @@ export function reviewReportHtml(r: ReviewReportInput): string {
           .join('')}</tbody>`,
     )
     .join('');
-  const invariants = r.invariants.map((i) => `<tr><th>${esc(i.name)}</th><td>${invariantCell(i.a, i.violationsA)}</td><td>${invariantCell(i.b, i.violationsB)}</td></tr>`).join('');
-  // an SVG document becomes inline SVG in HTML: drop what only a file needs
-  const charts = r.charts.map((c) => `<figure><figcaption>${esc(c.title)}</figcaption>${cleanSvgMarkup(c.svg)}</figure>`).join('');
   const border = r.better === 'a' ? '#38bdf8' : r.better === 'b' ? '#f472b6' : '#94a3b8';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(r.title)}</title><style>${STYLE}</style></head>
-<body>
-<header><h1>${esc(r.title)}</h1><div class="muted">Zaris Churn Lab review report · same scenario, same seed, two clients · A <span class="side-a">${esc(sideA?.label ?? '')}</span> vs B <span class="side-b">${esc(sideB?.label ?? '')}</span></div></header>
-<section id="identity"><h2>The run</h2><dl class="identity">${identity}</dl>${r.link ? `<p class="muted">Open again: <code>${esc(r.link)}</code></p>` : ''}</section>
-<section id="verdict"><h2>Verdict</h2><p class="verdict" style="border-left-color:${border}" data-better="${r.better ?? ''}">${esc(r.verdictSentence)}</p></section>
-<section id="delta"><h2>What changed (B − A; the better side in green)</h2><table><thead><tr><th>metric</th><th class="side-a">A · ${esc(sideA?.label ?? '')}</th><th class="side-b">B · ${esc(sideB?.label ?? '')}</th><th>B − A</th></tr></thead>${rows}</table></section>
-<section id="invariants"><h2>Invariants</h2><table><thead><tr><th>invariant</th><th class="side-a">A</th><th class="side-b">B</th></tr></thead><tbody>${invariants}</tbody></table></section>
-<section id="charts"><h2>Charts</h2>${charts}</section>
-</body></html>
-`;
+  return reportDocument(r.title, `Zaris Churn Lab review report · same scenario, same seed, two clients · A <span class="side-a">${esc(sideA?.label ?? '')}</span> vs B <span class="side-b">${esc(sideB?.label ?? '')}</span>`, [
+    identitySection(r, r.sides.flatMap((s) => clientRows(`${s.id.toUpperCase()} · `, s.label, s.client, s.verdict))),
+    verdictSection([{ text: r.verdictSentence, border, data: { better: r.better ?? '' } }]),
+    `<section id="delta"><h2>What changed (B − A; the better side in green)</h2><table><thead><tr><th>metric</th><th class="side-a">A · ${esc(sideA?.label ?? '')}</th><th class="side-b">B · ${esc(sideB?.label ?? '')}</th><th>B − A</th></tr></thead>${rows}</table></section>`,
+    invariantsSection(
+      [
+        { label: 'A', cls: 'side-a' },
+        { label: 'B', cls: 'side-b' },
+      ],
+      r.invariants.map((i) => ({ name: i.name, cells: [{ verdict: i.a, violations: i.violationsA }, { verdict: i.b, violations: i.violationsB }] })),
+    ),
+    chartsSection(r.charts),
+  ]);
+}
+
+/** a verdict of the Replay header (`replay/verdicts.ts`): its tone and text */
+export interface ReportVerdict {
+  readonly tone: 'muted' | 'ok' | 'expected' | 'bad';
+  readonly label: string;
+}
+
+/** one invariant at the cursor and over the whole run */
+export interface ReplayInvariantRow {
+  readonly name: string;
+  readonly atCursor: InvariantVerdict | null;
+  readonly atCursorViolations: number;
+  readonly wholeRun: InvariantVerdict | null;
+  readonly wholeRunViolations: number;
+}
+
+export interface ReplayReportInput extends ReportRun {
+  readonly client: ClientConfig | null;
+  /** the caption's verdict line for the whole run */
+  readonly runVerdictText: string;
+  readonly cursorMs: number;
+  readonly atCursor: ReportVerdict;
+  readonly wholeRun: ReportVerdict;
+  readonly invariants: readonly ReplayInvariantRow[];
+  /** the headline figures at the cursor, as label / value */
+  readonly figures: readonly (readonly [string, string])[];
+  readonly charts: readonly ReportChart[];
+}
+
+const TONE_BORDER: Readonly<Record<ReportVerdict['tone'], string>> = { muted: '#94a3b8', ok: '#4ade80', expected: '#e7a33e', bad: '#ee6677' };
+
+/** the one-run report (Replay) as one HTML document */
+export function replayReportHtml(r: ReplayReportInput): string {
+  const at = `${(r.cursorMs / 1000).toFixed(2)} s`;
+  const figures = r.figures.map(([k, v]) => `<tr><th>${esc(k)}</th><td class="num">${esc(v)}</td></tr>`).join('');
+  return reportDocument(r.title, `Zaris Churn Lab review report · one recorded run · cursor at ${esc(at)}`, [
+    identitySection(r, clientRows('', 'configuration', r.client, r.runVerdictText, 'invariants (whole run)')),
+    verdictSection([
+      { label: `at the cursor (${at}):`, text: r.atCursor.label, border: TONE_BORDER[r.atCursor.tone], data: { verdict: 'cursor', tone: r.atCursor.tone } },
+      { label: 'whole run:', text: r.wholeRun.label, border: TONE_BORDER[r.wholeRun.tone], data: { verdict: 'run', tone: r.wholeRun.tone } },
+    ]),
+    ...(figures === '' ? [] : [`<section id="figures"><h2>Figures at the cursor (${esc(at)})</h2><table><tbody>${figures}</tbody></table></section>`]),
+    invariantsSection(
+      [{ label: `at the cursor (${at})` }, { label: 'whole run' }],
+      r.invariants.map((i) => ({ name: i.name, cells: [{ verdict: i.atCursor, violations: i.atCursorViolations }, { verdict: i.wholeRun, violations: i.wholeRunViolations }] })),
+    ),
+    chartsSection(r.charts),
+  ]);
 }

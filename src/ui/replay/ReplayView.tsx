@@ -7,7 +7,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { ReplaySession } from '../bridge/replaySession';
-import { verdictText, type RunIdentity } from '../export/caption';
+import { exportFileName, verdictText, type RunIdentity } from '../export/caption';
+import { downloadText } from '../export/download';
 import { ExportButtons } from '../export/ExportButtons';
 import { PanelActionsContext, type PanelActions } from '../panels/chart/panelActions';
 import { PANELS } from '../panels/registry';
@@ -22,6 +23,7 @@ import { encodeUrlState } from '../urlState';
 import { panelExports, runExports } from './exportActions';
 import { ReplayController } from './replayController';
 import { replayDomain } from './replayDomain';
+import { replayReport } from './replayReportPage';
 import { ReplayHeader } from './ReplayHeader';
 import { RunSettings } from './RunSettings';
 import { TransportBar, type FaultTick } from './TransportBar';
@@ -36,11 +38,11 @@ export interface ReplayViewProps {
 }
 
 /** the timeline at the cursor: the one part that follows the cursor every frame */
-function ReplayTimeline({ ctl, store, identity }: { ctl: ReplayController; store: DashboardStore; identity: RunIdentity }) {
+function ReplayTimeline({ ctl, store, identity, onSvgSource }: { ctl: ReplayController; store: DashboardStore; identity: RunIdentity; onSvgSource: (svg: () => string) => void }) {
   const cursorMs = useStore(ctl.ui, (s) => s.status.cursorMs);
   const verdict = verdictText(useStore(store, (s) => s.snapshot.invariants));
   const onSeek = useCallback((t: number) => void ctl.seek(t), [ctl]);
-  return <TimelinePanel feed={ctl.feed} identity={identity} verdict={verdict} cursorMs={cursorMs} onSeek={onSeek} defaultMode="op" defaultFilter="retried" testId="timeline" />;
+  return <TimelinePanel feed={ctl.feed} identity={identity} verdict={verdict} cursorMs={cursorMs} onSeek={onSeek} defaultMode="op" defaultFilter="retried" testId="timeline" onSvgSource={onSvgSource} />;
 }
 
 /**
@@ -152,10 +154,32 @@ export default function ReplayView({ app, store }: ReplayViewProps) {
   };
   const onBugs = run?.identity.client ? bugsOn(run.identity.client) : null;
 
+  // the one-click review report: the page as it stands at the cursor
+  const rootRef = useRef<HTMLDivElement>(null);
+  const timelineSvg = useRef<(() => string) | null>(null);
+  const onTimelineSvg = useCallback((f: () => string) => {
+    timelineSvg.current = f;
+  }, []);
+  const reportAction = {
+    label: 'Review report',
+    title: 'One self-contained HTML file: identity, the verdicts at the cursor and for the whole run, invariants, figures, the timeline and the charts as inline SVG (reads offline)',
+    testId: 'replay-report',
+    run: async () => {
+      const html = await replayReport({
+        ui: () => ctl.ui.getState(),
+        store: () => store.getState(),
+        root: rootRef.current,
+        timelineSvg: timelineSvg.current,
+        link: ctl.ui.getState().run?.kind === 'scenario' ? `${location.origin}${location.pathname}${location.search}` : null,
+      });
+      downloadText(html, exportFileName(ctl.ui.getState().run?.identity ?? { scenario: 'replay', seed: null }, 'replay report', 'html'), 'text/html');
+    },
+  };
+
   return (
     <StoreProvider store={store}>
       <Publisher />
-      <div className="app replay-view" onDragOver={(e) => e.preventDefault()} onDrop={onDrop} data-testid="replay-view">
+      <div className="app replay-view" ref={rootRef} onDragOver={(e) => e.preventDefault()} onDrop={onDrop} data-testid="replay-view">
         <ReplayHeader ctl={ctl} />
         <div className="control-bar replay-bar">
           <TransportBar ctl={ctl} faults={faults} />
@@ -173,6 +197,7 @@ export default function ReplayView({ app, store }: ReplayViewProps) {
               {run?.kind === 'events' ? <span className="k note">an imported events file is not carried by the link</span> : null}
               <span className="k">export the run</span>
               <ExportButtons actions={runExports(ctl)} label="Export the run" />
+              <ExportButtons actions={[reportAction]} label="Export a review report" />
             </div>
           </div>
           {loading ? (
@@ -191,7 +216,7 @@ export default function ReplayView({ app, store }: ReplayViewProps) {
         </div>
         <main className="replay-main">
           {run ? (
-            <ReplayTimeline ctl={ctl} store={store} identity={run.identity} />
+            <ReplayTimeline ctl={ctl} store={store} identity={run.identity} onSvgSource={onTimelineSvg} />
           ) : null}
           <PanelActionsContext.Provider value={panelActions}>
             <div className="grid">

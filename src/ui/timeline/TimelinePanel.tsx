@@ -3,7 +3,7 @@
  * user), its overview strip with a brush, zoom controls, PNG / SVG export
  * with the caption strip, and the story of the operation clicked.
  */
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LaneMode } from '../../core/replay/opStory';
 import { captionLines, exportFileName, type RunIdentity } from '../export/caption';
 import { downloadBlob, downloadText } from '../export/download';
@@ -39,6 +39,8 @@ export interface TimelinePanelProps {
   readonly showHint?: boolean;
   /** what the export caption calls the picture (default: the title) */
   readonly captionWhat?: string;
+  /** receives "the timeline as on screen, as SVG" after each render (the Replay review report draws it) */
+  readonly onSvgSource?: (svg: () => string) => void;
 }
 
 export function TimelinePanel(props: TimelinePanelProps) {
@@ -85,8 +87,11 @@ export function TimelinePanel(props: TimelinePanelProps) {
   const name = (ext: string) => exportFileName(identity, title, ext, viewport);
   const exports = [
     { label: 'PNG', title: 'Save the timeline as PNG with a caption (scenario, seed, config, verdict, time range)', testId: `${testId}-export-png`, run: async () => downloadBlob(await timelinePng({ query: feed.query, retried: feed.retriedAt, options: sceneOptions(), caption: caption() }), name('png')) },
-    { label: 'SVG', title: 'Save the timeline as SVG (vector) with a caption', testId: `${testId}-export-svg`, run: async () => downloadText(timelineSvg({ query: feed.query, retried: feed.retriedAt, options: sceneOptions(), caption: caption() }), name('svg'), 'image/svg+xml') },
+    { label: 'SVG', title: 'Save the timeline as SVG (vector) with a caption', testId: `${testId}-export-svg`, run: async () => downloadText(svgNow(), name('svg'), 'image/svg+xml') },
   ];
+  const svgNow = () => timelineSvg({ query: feed.query, retried: feed.retriedAt, options: sceneOptions(), caption: caption() });
+  const onSvgSource = props.onSvgSource;
+  useEffect(() => onSvgSource?.(svgNow));
   const zoom = (action: 'zoomIn' | 'zoomOut' | 'reset') => setViewport(applyKey(viewport, action, bounds));
   const span = viewport.t1 - viewport.t0;
 
