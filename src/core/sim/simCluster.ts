@@ -42,22 +42,23 @@ export class SimCluster {
 
   /** a node's own part (created on first use: scale-out adds members to the record) */
   node(id: NodeId): SimNode {
-    let n = this.simNodes[id];
-    if (n === undefined) {
-      if (id < 0 || id >= this.control.nodes.length) throw new Error(`no node ${id}`);
-      while (this.simNodes.length <= id) {
-        const segments = this.config.segments;
-        this.simNodes.push({
-          id: this.simNodes.length,
-          busyUntil: 0,
-          link: createLinkFaults(),
-          fenced: new Uint8Array(segments),
-          stores: Array.from({ length: segments }, () => new Map<string, Entry>()),
-        });
-      }
-      n = this.simNodes[id] as SimNode;
+    return this.simNodes[id] ?? this.grow(id);
+  }
+
+  /** the cold path of {@link node}: parts for every member up to `id` */
+  private grow(id: NodeId): SimNode {
+    if (id < 0 || id >= this.control.nodes.length) throw new Error(`no node ${id}`);
+    const segments = this.config.segments;
+    while (this.simNodes.length <= id) {
+      this.simNodes.push({
+        id: this.simNodes.length,
+        busyUntil: 0,
+        link: createLinkFaults(),
+        fenced: new Uint8Array(segments),
+        stores: Array.from({ length: segments }, () => new Map<string, Entry>()),
+      });
     }
-    return n;
+    return this.simNodes[id] as SimNode;
   }
 
   store(node: NodeId, segment: number): SegmentStore {
