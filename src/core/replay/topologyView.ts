@@ -100,18 +100,13 @@ export function clusterViewFromEvents(facts: TopologyFacts, t: number): RebuiltC
       case 'handoffStart':
         for (const s of segs) phases[s] = 'transitioning';
         break;
-      case 'handoffEnd':
-        for (const s of segs) {
-          phases[s] = 'stable';
-          owners[s] = e.node;
-        }
-        break;
       case 'nodeJoined':
         node(e.node).status = 'up';
         break;
       case 'migrationStart':
         for (const s of segs) phases[s] = 'migrating';
         break;
+      case 'handoffEnd':
       case 'migrationEnd':
         for (const s of segs) {
           phases[s] = 'stable';

@@ -268,12 +268,38 @@ export function teeSink(sinks: readonly TelemetrySink[]): TelemetrySink {
   return new OpTee3(all[0] as OpEventSink, all[1] as OpEventSink, rest);
 }
 
-/** two sinks, one switch per event (itself an {@link OpEventSink}, so tees nest) */
-class OpTee2 implements OpEventSink {
+/** a fan-out that reads each event's type once: the per-operation events by method, the rest by `others` */
+abstract class OpTee implements OpEventSink {
+  abstract opStart(e: OpStartEvent): void;
+  abstract attemptStart(e: AttemptStartEvent): void;
+  abstract attemptEnd(e: AttemptEndEvent): void;
+  abstract opEnd(e: OpEndEvent): void;
+  /** any other event, to every sink */
+  protected abstract others(e: ZarisEvent): void;
+  emit(e: ZarisEvent): void {
+    switch (e.type) {
+      case 'op.start':
+        return this.opStart(e);
+      case 'attempt.start':
+        return this.attemptStart(e);
+      case 'attempt.end':
+        return this.attemptEnd(e);
+      case 'op.end':
+        return this.opEnd(e);
+      default:
+        return this.others(e);
+    }
+  }
+}
+
+/** two sinks (itself an {@link OpEventSink}, so tees nest) */
+class OpTee2 extends OpTee {
   constructor(
     private readonly a: OpEventSink,
     private readonly b: OpEventSink,
-  ) {}
+  ) {
+    super();
+  }
   opStart(e: OpStartEvent): void {
     this.a.opStart(e);
     this.b.opStart(e);
@@ -290,30 +316,21 @@ class OpTee2 implements OpEventSink {
     this.a.opEnd(e);
     this.b.opEnd(e);
   }
-  emit(e: ZarisEvent): void {
-    switch (e.type) {
-      case 'op.start':
-        return this.opStart(e);
-      case 'attempt.start':
-        return this.attemptStart(e);
-      case 'attempt.end':
-        return this.attemptEnd(e);
-      case 'op.end':
-        return this.opEnd(e);
-      default:
-        this.a.emit(e);
-        this.b.emit(e);
-    }
+  protected others(e: ZarisEvent): void {
+    this.a.emit(e);
+    this.b.emit(e);
   }
 }
 
-/** three sinks, one switch per event */
-class OpTee3 implements OpEventSink {
+/** three sinks (unrolled: one call site per sink, each sees a single sink class) */
+class OpTee3 extends OpTee {
   constructor(
     private readonly a: OpEventSink,
     private readonly b: OpEventSink,
     private readonly c: OpEventSink,
-  ) {}
+  ) {
+    super();
+  }
   opStart(e: OpStartEvent): void {
     this.a.opStart(e);
     this.b.opStart(e);
@@ -334,20 +351,9 @@ class OpTee3 implements OpEventSink {
     this.b.opEnd(e);
     this.c.opEnd(e);
   }
-  emit(e: ZarisEvent): void {
-    switch (e.type) {
-      case 'op.start':
-        return this.opStart(e);
-      case 'attempt.start':
-        return this.attemptStart(e);
-      case 'attempt.end':
-        return this.attemptEnd(e);
-      case 'op.end':
-        return this.opEnd(e);
-      default:
-        this.a.emit(e);
-        this.b.emit(e);
-        this.c.emit(e);
-    }
+  protected others(e: ZarisEvent): void {
+    this.a.emit(e);
+    this.b.emit(e);
+    this.c.emit(e);
   }
 }
