@@ -4,7 +4,7 @@ import type { Keyspace } from '../domain/keyspace';
 import { segmentOf } from '../domain/segment';
 import type { KvStatus} from '../domain/status';
 import { TransportErrorCode, type OpErrorCode } from '../domain/status';
-import type { EndReason, OpEndEvent, OpStartEvent, TelemetrySink } from '../telemetry/events';
+import { asOpEventSink, type EndReason, type OpEventSink, type TelemetrySink } from '../telemetry/events';
 import type { Scheduler } from '../time/scheduler';
 import { attemptBudget, DEFAULT_CLIENT_CONFIG, type ClientConfig } from './config';
 import { MapRefresher } from './mapRefresher';
@@ -97,8 +97,9 @@ export class ZarisClient {
   private readonly seedNodes: readonly NodeId[];
   private readonly keyspace: Keyspace | undefined;
   private readonly env: { readonly scheduler: Scheduler; readonly transport: Transport; readonly refresher: MapRefresher };
-  /** the telemetry sink; undefined means no event is even built */
-  sink: TelemetrySink | undefined;
+  private sinkNow: TelemetrySink | undefined;
+  /** the same sink, taking the per-operation events by method (no switch on the type per event) */
+  private opSinkNow: OpEventSink | undefined;
 
   constructor(options: ZarisClientOptions) {
     this.scheduler = options.scheduler;
@@ -120,6 +121,20 @@ export class ZarisClient {
       fetchCandidates: () => this.fetchCandidates(),
     });
     this.env = { scheduler: this.scheduler, transport: this.transport, refresher: this.refresher };
+  }
+
+  /** the telemetry sink; undefined means no event is even built */
+  get sink(): TelemetrySink | undefined {
+    return this.sinkNow;
+  }
+  set sink(s: TelemetrySink | undefined) {
+    this.sinkNow = s;
+    this.opSinkNow = s === undefined ? undefined : asOpEventSink(s);
+  }
+
+  /** @internal used by OperationRun: {@link sink} for the per-operation events */
+  get _opSink(): OpEventSink | undefined {
+    return this.opSinkNow;
   }
 
   /** the configuration new operations use */
@@ -230,10 +245,12 @@ class OperationRun {
   }
 
   begin(): void {
-    const sink = this.client.sink;
+    const sink = this.client._opSink;
     if (sink) {
       const r = this.request;
-      const e: { -readonly [K in keyof OpStartEvent]: OpStartEvent[K] } = {
+      // Every event of one type has the same fields in the same order (absent
+      // ones undefined, which JSON leaves out): the sinks read one shape.
+      sink.opStart({
         t: this.startedAt,
         type: 'op.start',
         op: this.op,
@@ -242,10 +259,9 @@ class OperationRun {
         segment: this.segment,
         deadline: this.deadline,
         budget: attemptBudget(this.config),
-      };
-      if (r.cond !== undefined) e.cond = r.cond;
-      if (r.vu !== undefined) e.vu = r.vu;
-      sink.emit(e);
+        cond: r.cond,
+        vu: r.vu,
+      });
     }
     this.loop();
   }
@@ -262,7 +278,7 @@ class OperationRun {
     const epoch = this.client.map.epoch;
     const attempt = this.attempt;
     this.attemptsMade = attempt;
-    this.client.sink?.emit({ t: now, type: 'attempt.start', op: this.op, attempt, node, epoch });
+    this.client._opSink?.attemptStart({ t: now, type: 'attempt.start', op: this.op, attempt, node, epoch });
     if (node === null) {
       // No owner in the client's map: raised locally, no request is sent.
       this.onAttemptEnd(attempt, null, now, { error: TransportErrorCode.PartitionUnavailable });
@@ -295,14 +311,7 @@ class OperationRun {
     const now = scheduler.now();
     this.last = result;
     this.lastEndedAt = now;
-    const sink = this.client.sink;
-    if (sink) {
-      sink.emit(
-        result.error !== undefined
-          ? { t: now, type: 'attempt.end', op: this.op, attempt, node, error: result.error, latencyMs: now - sentAt }
-          : { t: now, type: 'attempt.end', op: this.op, attempt, node, status: result.status, latencyMs: now - sentAt },
-      );
-    }
+    this.client._opSink?.attemptEnd({ t: now, type: 'attempt.end', op: this.op, attempt, node, status: result.status, error: result.error, latencyMs: now - sentAt });
     const decision = decideAfterAttempt(result, this.config.bugs);
     if (decision.kind === 'return') {
       this.end(result, decision.reason);
@@ -331,14 +340,7 @@ class OperationRun {
     const { scheduler } = this.client._env();
     const now = scheduler.now();
     const delayMs = backoffDelay(attempt, result.status, now, this.deadline, this.config);
-    const sink = this.client.sink;
-    if (sink) {
-      sink.emit(
-        result.error !== undefined
-          ? { t: now, type: 'backoff', op: this.op, attempt, delayMs, error: result.error }
-          : { t: now, type: 'backoff', op: this.op, attempt, delayMs, status: result.status },
-      );
-    }
+    this.client.sink?.emit({ t: now, type: 'backoff', op: this.op, attempt, delayMs, status: result.status, error: result.error });
     scheduler.setTimer(delayMs, () => {
       this.attempt = attempt + 1;
       this.loop();
@@ -361,19 +363,15 @@ class OperationRun {
     const now = scheduler.now();
     const latencyMs = now - this.startedAt;
     const attempts = this.attemptsMade;
-    const sink = this.client.sink;
+    const sink = this.client._opSink;
     const error = result.error;
     if (error !== undefined) {
-      sink?.emit({ t: now, type: 'op.end', op: this.op, error, attempts, latencyMs, reason });
+      sink?.opEnd({ t: now, type: 'op.end', op: this.op, status: undefined, error, attempts, latencyMs, reason, version: undefined });
       this.done({ op: this.op, error, cause: result.cause, attempts, latencyMs, reason });
       return;
     }
     const { status, version, value } = result;
-    if (sink) {
-      const e: { -readonly [K in keyof OpEndEvent]: OpEndEvent[K] } = { t: now, type: 'op.end', op: this.op, status, attempts, latencyMs, reason };
-      if (version !== undefined) e.version = version;
-      sink.emit(e);
-    }
+    sink?.opEnd({ t: now, type: 'op.end', op: this.op, status, error: undefined, attempts, latencyMs, reason, version });
     this.done({ op: this.op, status, value, version, attempts, latencyMs, reason });
   }
 }

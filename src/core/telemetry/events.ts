@@ -244,7 +244,7 @@ function isOpEventSink(s: TelemetrySink): s is OpEventSink {
 }
 
 /** `s` itself when it takes the per-operation events by method, else an adapter that hands them to its `emit` */
-function byMethod(s: TelemetrySink): OpEventSink {
+export function asOpEventSink(s: TelemetrySink): OpEventSink {
   if (isOpEventSink(s)) return s;
   const emit = (e: ZarisEvent): void => s.emit(e);
   return { emit, opStart: emit, attemptStart: emit, attemptEnd: emit, opEnd: emit };
@@ -261,9 +261,9 @@ export function teeSink(sinks: readonly TelemetrySink[]): TelemetrySink {
   const [a, b, c] = sinks;
   if (a === undefined) return { emit: () => {} };
   if (b === undefined) return a;
-  if (c === undefined) return new OpTee2(byMethod(a), byMethod(b));
-  if (sinks.length === 3) return new OpTee3(byMethod(a), byMethod(b), byMethod(c));
-  const all = sinks.map(byMethod);
+  if (c === undefined) return new OpTee2(asOpEventSink(a), asOpEventSink(b));
+  if (sinks.length === 3) return new OpTee3(asOpEventSink(a), asOpEventSink(b), asOpEventSink(c));
+  const all = sinks.map(asOpEventSink);
   const rest = teeSink(all.slice(2)) as OpEventSink;
   return new OpTee3(all[0] as OpEventSink, all[1] as OpEventSink, rest);
 }
