@@ -4,7 +4,7 @@ import type { Keyspace } from '../domain/keyspace';
 import { segmentOf } from '../domain/segment';
 import type { KvStatus} from '../domain/status';
 import { TransportErrorCode, type OpErrorCode } from '../domain/status';
-import { asOpEventSink, type EndReason, type OpEventSink, type TelemetrySink } from '../telemetry/events';
+import { asOpEventSink, newAttemptEnd, newAttemptStart, newOpEnd, newOpStart, OpEventScratch, type EndReason, type OpEventSink, type TelemetrySink } from '../telemetry/events';
 import type { Scheduler } from '../time/scheduler';
 import { attemptBudget, DEFAULT_CLIENT_CONFIG, type ClientConfig } from './config';
 import { MapRefresher } from './mapRefresher';
@@ -100,6 +100,8 @@ export class ZarisClient {
   private sinkNow: TelemetrySink | undefined;
   /** the same sink, taking the per-operation events by method (no switch on the type per event) */
   private opSinkNow: OpEventSink | undefined;
+  /** reused per-operation events, while the sink is transient (else each event is a new object) */
+  private scratch: OpEventScratch | null = null;
 
   constructor(options: ZarisClientOptions) {
     this.scheduler = options.scheduler;
@@ -130,11 +132,16 @@ export class ZarisClient {
   set sink(s: TelemetrySink | undefined) {
     this.sinkNow = s;
     this.opSinkNow = s === undefined ? undefined : asOpEventSink(s);
+    this.scratch = this.opSinkNow?.transient === true ? (this.scratch ?? new OpEventScratch()) : null;
   }
 
   /** @internal used by OperationRun: {@link sink} for the per-operation events */
   get _opSink(): OpEventSink | undefined {
     return this.opSinkNow;
+  }
+  /** @internal the events to refill for a transient sink (null: build new ones) */
+  get _scratch(): OpEventScratch | null {
+    return this.scratch;
   }
 
   /** the configuration new operations use */
@@ -250,18 +257,17 @@ class OperationRun {
       const r = this.request;
       // Every event of one type has the same fields in the same order (absent
       // ones undefined, which JSON leaves out): the sinks read one shape.
-      sink.opStart({
-        t: this.startedAt,
-        type: 'op.start',
-        op: this.op,
-        kind: r.kind,
-        key: r.key,
-        segment: this.segment,
-        deadline: this.deadline,
-        budget: attemptBudget(this.config),
-        cond: r.cond,
-        vu: r.vu,
-      });
+      const e = this.client._scratch?.opStart ?? newOpStart();
+      e.t = this.startedAt;
+      e.op = this.op;
+      e.kind = r.kind;
+      e.key = r.key;
+      e.segment = this.segment;
+      e.deadline = this.deadline;
+      e.budget = attemptBudget(this.config);
+      e.cond = r.cond;
+      e.vu = r.vu;
+      sink.opStart(e);
     }
     this.loop();
   }
@@ -278,7 +284,16 @@ class OperationRun {
     const epoch = this.client.map.epoch;
     const attempt = this.attempt;
     this.attemptsMade = attempt;
-    this.client._opSink?.attemptStart({ t: now, type: 'attempt.start', op: this.op, attempt, node, epoch });
+    const sink = this.client._opSink;
+    if (sink) {
+      const e = this.client._scratch?.attemptStart ?? newAttemptStart();
+      e.t = now;
+      e.op = this.op;
+      e.attempt = attempt;
+      e.node = node;
+      e.epoch = epoch;
+      sink.attemptStart(e);
+    }
     if (node === null) {
       // No owner in the client's map: raised locally, no request is sent.
       this.onAttemptEnd(attempt, null, now, { error: TransportErrorCode.PartitionUnavailable });
@@ -311,7 +326,18 @@ class OperationRun {
     const now = scheduler.now();
     this.last = result;
     this.lastEndedAt = now;
-    this.client._opSink?.attemptEnd({ t: now, type: 'attempt.end', op: this.op, attempt, node, status: result.status, error: result.error, latencyMs: now - sentAt });
+    const sink = this.client._opSink;
+    if (sink) {
+      const e = this.client._scratch?.attemptEnd ?? newAttemptEnd();
+      e.t = now;
+      e.op = this.op;
+      e.attempt = attempt;
+      e.node = node;
+      e.status = result.status;
+      e.error = result.error;
+      e.latencyMs = now - sentAt;
+      sink.attemptEnd(e);
+    }
     const decision = decideAfterAttempt(result, this.config.bugs);
     if (decision.kind === 'return') {
       this.end(result, decision.reason);
@@ -364,14 +390,24 @@ class OperationRun {
     const latencyMs = now - this.startedAt;
     const attempts = this.attemptsMade;
     const sink = this.client._opSink;
+    if (sink) {
+      const e = this.client._scratch?.opEnd ?? newOpEnd();
+      e.t = now;
+      e.op = this.op;
+      e.status = result.status;
+      e.error = result.error;
+      e.attempts = attempts;
+      e.latencyMs = latencyMs;
+      e.reason = reason;
+      e.version = result.error === undefined ? result.version : undefined;
+      sink.opEnd(e);
+    }
     const error = result.error;
     if (error !== undefined) {
-      sink?.opEnd({ t: now, type: 'op.end', op: this.op, status: undefined, error, attempts, latencyMs, reason, version: undefined });
       this.done({ op: this.op, error, cause: result.cause, attempts, latencyMs, reason });
       return;
     }
     const { status, version, value } = result;
-    sink?.opEnd({ t: now, type: 'op.end', op: this.op, status, error: undefined, attempts, latencyMs, reason, version });
     this.done({ op: this.op, status, value, version, attempts, latencyMs, reason });
   }
 }

@@ -180,6 +180,8 @@ class InFlightWrites {
 }
 
 export class ApplyTracker implements OpEventSink {
+  /** reads events during the call only (OpEventSink.transient) */
+  readonly transient = true;
   private readonly writes = new InFlightWrites();
   private readonly inFlight = new OpSlots((n) => this.writes.grow(n));
   private readonly ended = new EndedWrites();

@@ -156,6 +156,8 @@ export function addExample(examples: number[], op: number): void {
 }
 
 export class InvariantChecker implements OpEventSink {
+  /** reads events during the call only (OpEventSink.transient) */
+  readonly transient = true;
   private readonly cols = new OpColumns();
   private readonly slots = new OpSlots((n) => this.cols.grow(n));
   /** key → highest acknowledged write: its version, its op id, when it was acknowledged (ms) */

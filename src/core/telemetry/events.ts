@@ -232,6 +232,13 @@ export interface TelemetrySink {
  * methods, instead of every sink switching on the type again.
  */
 export interface OpEventSink extends TelemetrySink {
+  /**
+   * The sink reads each per-operation event during the call only and keeps
+   * no reference to it (numbers and strings copied out are fine). Then the
+   * producer may hand it the same object again, refilled, instead of a new
+   * one per event (see {@link OpEventScratch}). Absent: it gets fresh events.
+   */
+  readonly transient?: boolean;
   opStart(e: OpStartEvent): void;
   attemptStart(e: AttemptStartEvent): void;
   attemptEnd(e: AttemptEndEvent): void;
@@ -248,6 +255,36 @@ export function asOpEventSink(s: TelemetrySink): OpEventSink {
   if (isOpEventSink(s)) return s;
   const emit = (e: ZarisEvent): void => s.emit(e);
   return { emit, opStart: emit, attemptStart: emit, attemptEnd: emit, opEnd: emit };
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * One reusable object per per-operation event type, for a producer whose
+ * sink is {@link OpEventSink.transient}: every operation of a run emits
+ * about 4.7 of these events, and an object per event is most of what the
+ * garbage collector sees. Each object has every field of its type (absent
+ * ones undefined) in the order a fresh event has them.
+ */
+export class OpEventScratch {
+  readonly opStart: Mutable<OpStartEvent> = newOpStart();
+  readonly attemptStart: Mutable<AttemptStartEvent> = newAttemptStart();
+  readonly attemptEnd: Mutable<AttemptEndEvent> = newAttemptEnd();
+  readonly opEnd: Mutable<OpEndEvent> = newOpEnd();
+}
+
+/** fresh per-operation events, all fields present (the producer fills them) */
+export function newOpStart(): Mutable<OpStartEvent> {
+  return { t: 0, type: 'op.start', op: 0, kind: 'get', key: '', segment: 0, deadline: null, budget: 0, cond: undefined, vu: undefined };
+}
+export function newAttemptStart(): Mutable<AttemptStartEvent> {
+  return { t: 0, type: 'attempt.start', op: 0, attempt: 0, node: null, epoch: 0 };
+}
+export function newAttemptEnd(): Mutable<AttemptEndEvent> {
+  return { t: 0, type: 'attempt.end', op: 0, attempt: 0, node: null, status: undefined, error: undefined, latencyMs: 0 };
+}
+export function newOpEnd(): Mutable<OpEndEvent> {
+  return { t: 0, type: 'op.end', op: 0, status: undefined, error: undefined, attempts: 0, latencyMs: 0, reason: 'success', version: undefined };
 }
 
 /**
@@ -270,6 +307,8 @@ export function teeSink(sinks: readonly TelemetrySink[]): TelemetrySink {
 
 /** a fan-out that reads each event's type once: the per-operation events by method, the rest by `others` */
 abstract class OpTee implements OpEventSink {
+  /** every member is transient */
+  abstract readonly transient: boolean;
   abstract opStart(e: OpStartEvent): void;
   abstract attemptStart(e: AttemptStartEvent): void;
   abstract attemptEnd(e: AttemptEndEvent): void;
@@ -294,11 +333,13 @@ abstract class OpTee implements OpEventSink {
 
 /** two sinks (itself an {@link OpEventSink}, so tees nest) */
 class OpTee2 extends OpTee {
+  readonly transient: boolean;
   constructor(
     private readonly a: OpEventSink,
     private readonly b: OpEventSink,
   ) {
     super();
+    this.transient = a.transient === true && b.transient === true;
   }
   opStart(e: OpStartEvent): void {
     this.a.opStart(e);
@@ -324,12 +365,14 @@ class OpTee2 extends OpTee {
 
 /** three sinks (unrolled: one call site per sink, each sees a single sink class) */
 class OpTee3 extends OpTee {
+  readonly transient: boolean;
   constructor(
     private readonly a: OpEventSink,
     private readonly b: OpEventSink,
     private readonly c: OpEventSink,
   ) {
     super();
+    this.transient = a.transient === true && b.transient === true && c.transient === true;
   }
   opStart(e: OpStartEvent): void {
     this.a.opStart(e);

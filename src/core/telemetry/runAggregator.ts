@@ -98,6 +98,8 @@ function partialTable(counts: Float64Array): Partial<Record<Outcome, number>> {
 }
 
 export class RunAggregator implements OpEventSink {
+  /** reads events during the call only (OpEventSink.transient) */
+  readonly transient = true;
   readonly buckets: Bucket[] = [];
   private readonly opsByCode = new Float64Array(OUTCOMES.length);
   private readonly attemptsByCode = new Float64Array(OUTCOMES.length);
