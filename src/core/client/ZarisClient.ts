@@ -255,8 +255,7 @@ class OperationRun {
     const sink = this.client._opSink;
     if (sink) {
       const r = this.request;
-      // Every event of one type has the same fields in the same order (absent
-      // ones undefined, which JSON leaves out): the sinks read one shape.
+      // (a new event, or the scratch one refilled: every field is set)
       const e = this.client._scratch?.opStart ?? newOpStart();
       e.t = this.startedAt;
       e.op = this.op;
