@@ -264,7 +264,9 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     expect(header.cursor).toMatch(/operations beyond their attempt budget \([\d,]+ of them in flight\)/);
     expect(await page.locator('#figures tr').count()).toBeGreaterThanOrEqual(8);
     const invariants = await page.locator('#invariants').innerText();
-    for (const name of ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept']) expect(invariants).toContain(name);
+    // the same five as Compare's report: the recording watched the availability rule on the engine's cluster
+    for (const name of ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept', 'replicatedSegmentsAvailable']) expect(invariants).toContain(name);
+    expect(await page.locator('#invariants tbody tr').count()).toBe(5);
     // the timeline first, then every chart panel; real vector with text
     const titles = await page.locator('#charts figcaption').allInnerTexts();
     expect(titles[0]).toBe('Timeline (as on screen)');

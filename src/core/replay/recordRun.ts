@@ -9,7 +9,9 @@
 import type { WriteAuditReport } from '../sim/applyTracker';
 import { clientViewOf, clusterViewOf, type ClientView, type ClusterView } from '../cluster/views';
 import type { ClusterMap } from '../domain/clusterMap';
+import { AvailabilityWatch } from '../sim/availabilityRule';
 import { SimEngine } from '../sim/engine';
+import { availabilityCheck, type InvariantCheck } from '../sim/invariants';
 import type { Scenario } from '../sim/scenario';
 import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
 import { EventTape } from './eventTape';
@@ -20,6 +22,12 @@ export interface RunViews {
   clientAt(t: number): ClientView | null;
   /** the engine's ambiguous-write audit at `t` (null where the run has none: an imported file, a live recording) */
   auditAt?(t: number): WriteAuditReport | null;
+  /**
+   * the availability rule (`sim/availabilityRule.ts`) at `t`, checked against
+   * the engine's truth while the run was recorded (absent where the run has
+   * no cluster truth: an imported file)
+   */
+  availabilityAt?(t: number): InvariantCheck | null;
   /** rough bytes held */
   readonly bytes: number;
 }
@@ -37,6 +45,13 @@ export class ViewTimeline implements RunViews {
   /** the ambiguous-write audit, kept when a finding changes (and at least every AUDIT_REFRESH_MS) */
   readonly auditTimes: number[] = [];
   readonly audits: WriteAuditReport[] = [];
+  /** the availability rule, watched on the engine's state while recording (set by {@link recordScenario}) */
+  availability: AvailabilityWatch | null = null;
+
+  /** the availability rule's row at `t` (Infinity: the whole run) */
+  availabilityAt(t: number): InvariantCheck | null {
+    return this.availability === null ? null : availabilityCheck(this.availability.violationsAt(t));
+  }
 
   /** keeps the views at `t` if they differ from the last ones kept */
   capture(engine: SimEngine, t: number): void {
@@ -150,9 +165,12 @@ export function recordScenario(scenario: Scenario, onProgress?: (fraction: numbe
     pendingAt = NaN;
     if (engine !== null) views.capture(engine, engine.now);
   };
+  let watch: AvailabilityWatch | null = null;
   const sink: TelemetrySink = {
     emit(e: ZarisEvent) {
       tape.emit(e);
+      // (as the invariant checker of a headless run does)
+      if (e.type === 'fault' || e.type === 'topology') watch?.observe(e.t);
       if ((e.type === 'fault' || e.type === 'topology' || e.type === 'refresh.end') && engine !== null && pendingAt !== e.t) {
         pendingAt = e.t;
         engine.scheduler.at(e.t, capture);
@@ -160,6 +178,8 @@ export function recordScenario(scenario: Scenario, onProgress?: (fraction: numbe
     },
   };
   engine = new SimEngine(scenario, { sinks: [sink] });
+  watch = new AvailabilityWatch(engine.state);
+  views.availability = watch;
   engine.runTo(0);
   views.capture(engine, 0);
   const end = scenario.durationMs;
@@ -174,6 +194,7 @@ export function recordScenario(scenario: Scenario, onProgress?: (fraction: numbe
     }
     if (to >= end) break;
   }
+  watch.finish(engine.now);
   tape.seal();
   onProgress?.(1);
   return { scenario, tape, views };

@@ -65,4 +65,35 @@ describe('replicatedSegmentsAvailable (availabilityRule)', () => {
     st.node(1).status = 'recovering';
     expect(segmentRisk(st, st.segment(0))).toBe(null);
   });
+
+  it('a finished watch reports at any time t what a watch stopped at t reports (a replay cursor)', () => {
+    // two outages of segment 0 and one of segment 2, one still open at the end
+    const steps: [number, (st: ControlState) => void][] = [
+      [1_000, (st) => void (st.node(0).status = 'down')],
+      [1_000 + bound + 500, (st) => void ((st.segment(0).owner = 1), (st.segment(0).replicas = []))],
+      [12_000, (st) => void ((st.node(0).status = 'up'), (st.node(1).status = 'down'), (st.segment(0).replicas = [0]))],
+      [13_000, (st) => void (st.node(2).status = 'hung')],
+      [12_000 + bound + 2_000, (st) => void ((st.segment(0).owner = 0), (st.segment(0).replicas = []))],
+    ];
+    const end = 30_000;
+    const runTo = (t: number): AvailabilityWatch => {
+      const st = new ControlState(config);
+      const w = new AvailabilityWatch(st);
+      w.observe(0);
+      for (const [at, step] of steps) {
+        if (at > t) break;
+        step(st);
+        w.observe(at);
+      }
+      w.finish(t);
+      return w;
+    };
+    const whole = runTo(end);
+    expect(whole.violations).toBeGreaterThanOrEqual(3);
+    expect(whole.violationsAt(Infinity)).toEqual({ violations: whole.violations, examples: whole.examples });
+    for (const t of [0, 999, 1_000 + bound, 1_000 + bound + 1, 1_000 + bound + 500, 12_500, 13_000 + bound, 13_000 + bound + 1, 12_000 + bound + 2_000, 25_000, end]) {
+      const stopped = runTo(t);
+      expect({ t, ...whole.violationsAt(t) }).toEqual({ t, violations: stopped.violations, examples: stopped.examples });
+    }
+  });
 });

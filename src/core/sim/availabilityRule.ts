@@ -46,6 +46,10 @@ function ownerServes(state: ControlState, seg: SegmentInfo): boolean {
   return seg.owner !== NO_OWNER && state.isServing(seg.owner);
 }
 
+function episodeText(segment: number, why: string, since: number, until: number): string {
+  return `segment ${segment} (${why}) from ${Math.round(since)} ms for ${Math.round(until - since)} ms`;
+}
+
 /** Tracks, per segment, since when it has been at risk; an episode longer than the bound is a violation. */
 export class AvailabilityWatch {
   /** segment → ms since it has been at risk (NaN: not at risk) */
@@ -55,6 +59,8 @@ export class AvailabilityWatch {
   violations = 0;
   /** the first violations: "segment 3 (awaitingPromotion) from 12000 ms for 8000 ms" */
   readonly examples: string[] = [];
+  /** every violating episode, in the order it closed (a replay's report at any cursor: {@link violationsAt}) */
+  private readonly episodes: { readonly segment: number; readonly why: string; readonly since: number; readonly until: number }[] = [];
 
   constructor(private readonly state: ControlState) {}
 
@@ -95,6 +101,22 @@ export class AvailabilityWatch {
   private close(s: number, since: number, t: number, bound: number): void {
     if (t - since <= bound + 1e-6) return;
     this.violations++;
-    if (this.examples.length < 5) this.examples.push(`segment ${s} (${this.why[s] ?? '?'}) from ${Math.round(since)} ms for ${Math.round(t - since)} ms`);
+    const why = this.why[s] ?? '?';
+    if (this.examples.length < 5) this.examples.push(episodeText(s, why, since, t));
+    this.episodes.push({ segment: s, why, since, until: t });
+  }
+
+  /**
+   * What a watch of the same run stopped at `t` (`finish(t)`) would report,
+   * from the finished run's episodes: those closed by `t` in their order, then
+   * those still open at `t`, closed there in segment order.
+   */
+  violationsAt(t: number): { readonly violations: number; readonly examples: readonly string[] } {
+    if (t === Infinity) return { violations: this.violations, examples: this.examples };
+    const bound = promotionBoundMs(this.state.config);
+    const closed = this.episodes.filter((x) => x.until <= t);
+    const open = this.episodes.filter((x) => x.since < t && x.until > t && t - x.since > bound + 1e-6).sort((a, b) => a.segment - b.segment);
+    const found = [...closed.map((x) => episodeText(x.segment, x.why, x.since, x.until)), ...open.map((x) => episodeText(x.segment, x.why, x.since, t))];
+    return { violations: found.length, examples: found.slice(0, 5) };
   }
 }

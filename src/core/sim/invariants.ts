@@ -431,8 +431,8 @@ export function invariantReport(config: ClientConfig, t: Readonly<Record<TallyNa
     return { ok: checks.every((c) => c.ok || c.expected), checks };
 }
 
-/** the availability rule's row (only where a shell handed the checker the cluster's truth) */
-function availabilityCheck(a: AvailabilityWatch): InvariantCheck {
+/** the availability rule's row (only where a shell handed the checker the cluster's truth; a replay: at its cursor) */
+export function availabilityCheck(a: { readonly violations: number; readonly examples: readonly string[] }): InvariantCheck {
   return {
     name: 'replicatedSegmentsAvailable',
     ok: a.violations === 0,

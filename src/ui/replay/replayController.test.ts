@@ -1,15 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenario, type Scenario } from '../../core/sim/scenario';
-import { SimEngine } from '../../core/sim/engine';
 import { shortenedPreset } from '../../core/sim/testkit/presetInputs';
 import { toNdjson } from '../../core/telemetry/eventSchema';
-import type { ZarisEvent } from '../../core/telemetry/events';
 import { createDashboardStore } from '../store/dashboardStore';
 import { retriedOp } from '../store/testEvents';
 import { TelemetryAggregator } from '../store/telemetryAggregator';
 import { looksLikeEvents, ReplayController, SETTLE_MS } from './replayController';
 import { withInFlightOverBudget } from './seekIndex';
-import { inProcessSession, manualTime, overBudgetOf } from './testkit';
+import { freshRunTo, inProcessSession, manualTime, overBudgetOf, withAvailability } from './testkit';
 
 const storm = (): Scenario => loadScenario(shortenedPreset('refresh-storm', 4000, 0.2), 'storm');
 
@@ -23,15 +21,14 @@ function setup() {
   return { store, ctl, time, later };
 }
 
-/** a fresh run to t, folded like the live store */
+/** a fresh run to t, folded like the live store (with the availability rule the recording watched) */
 function freshAt(s: Scenario, t: number) {
-  const events: ZarisEvent[] = [];
-  new SimEngine(s, { sinks: [{ emit: (e) => events.push(e) }] }).runTo(t);
+  const { events, availability } = freshRunTo(s, t);
   const agg = new TelemetryAggregator(() => s.client);
   agg.ingestEvents(events);
   const snap = agg.snapshot();
   // the replay's verdict counts operations in flight beyond their budget (see seekIndex.withInFlightOverBudget)
-  return { events, snapshot: snap.invariants === null ? snap : { ...snap, invariants: withInFlightOverBudget(snap.invariants, overBudgetOf(events), s.client) } };
+  return { events, snapshot: snap.invariants === null ? snap : { ...snap, invariants: withInFlightOverBudget(withAvailability(snap.invariants, availability), overBudgetOf(events), s.client) } };
 }
 
 afterEach(() => vi.useRealTimers());

@@ -2,33 +2,31 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clientViewOf, clusterViewOf } from '../../core/cluster/views';
 import { recordScenario } from '../../core/replay/recordRun';
-import { SimEngine } from '../../core/sim/engine';
 import { loadScenario, type Scenario } from '../../core/sim/scenario';
 import { scenarioArb } from '../../core/sim/testkit/faultSchedules';
 import { shortenedPreset } from '../../core/sim/testkit/presetInputs';
 import { EventBatchBuilder } from '../../core/telemetry/eventCodec';
 import type { ZarisEvent } from '../../core/telemetry/events';
+import type { InvariantCheck } from '../../core/sim/invariants';
 import type { TelemetrySnapshot } from '../store/snapshot';
 import { TelemetryAggregator } from '../store/telemetryAggregator';
 import { SeekIndex, withInFlightOverBudget } from './seekIndex';
-import { overBudgetOf } from './testkit';
+import { freshRunTo, overBudgetOf, withAvailability } from './testkit';
 
 const RUNS = Math.max(10, Math.round((Number(process.env.ZARIS_PROPERTY_RUNS ?? '') || 300) / 10));
 
-/** a fresh engine run to `t`: its events, and its views at `t` */
+/** a fresh engine run to `t`: its events, the availability rule at `t`, and its views at `t` */
 function freshRun(s: Scenario, t: number) {
-  const events: ZarisEvent[] = [];
-  const engine = new SimEngine(s, { sinks: [{ emit: (e) => events.push(e) }] });
-  engine.runTo(t);
-  return { events, cluster: clusterViewOf(engine.state, engine.now), client: clientViewOf(engine.client.map, engine.now) };
+  const { engine, events, availability } = freshRunTo(s, t);
+  return { events, availability, cluster: clusterViewOf(engine.state, engine.now), client: clientViewOf(engine.client.map, engine.now) };
 }
 
 const overBudget = overBudgetOf;
 
-/** the fresh fold's snapshot as the replay reports it: the checker's verdict plus operations in flight beyond their budget */
-function freshReplaySnapshot(s: Scenario, agg: TelemetryAggregator, events: readonly ZarisEvent[]): TelemetrySnapshot {
+/** the fresh fold's snapshot as the replay reports it: the checker's verdict with the availability rule, plus operations in flight beyond their budget */
+function freshReplaySnapshot(s: Scenario, agg: TelemetryAggregator, fresh: { readonly events: readonly ZarisEvent[]; readonly availability: InvariantCheck }): TelemetrySnapshot {
   const snap = agg.snapshot();
-  return snap.invariants === null ? snap : { ...snap, invariants: withInFlightOverBudget(snap.invariants, overBudget(events), s.client) };
+  return snap.invariants === null ? snap : { ...snap, invariants: withInFlightOverBudget(withAvailability(snap.invariants, fresh.availability), overBudget(fresh.events), s.client) };
 }
 
 /** what the dashboard store shows after folding `events` in batches of `batch` */
@@ -64,7 +62,7 @@ describe('SeekIndex: seek anywhere = a fresh run to that time', () => {
             const fresh = freshRun(s, t);
             expect(frame.events).toBe(fresh.events.length);
             const agg = freshFold(s, fresh.events, batch);
-            expect(comparable(frame.snapshot)).toEqual(comparable(freshReplaySnapshot(s, agg, fresh.events)));
+            expect(comparable(frame.snapshot)).toEqual(comparable(freshReplaySnapshot(s, agg, fresh)));
             expect(frame.budget).toEqual(overBudget(fresh.events));
             expect(frame.faults).toEqual(agg.faults);
             expect(atZero(frame.clusterView)).toEqual(atZero(fresh.cluster));
@@ -89,7 +87,7 @@ describe('SeekIndex: seek anywhere = a fresh run to that time', () => {
         const frame = index.frameAt(t);
         const fresh = freshRun(s, t);
         const agg = freshFold(s, fresh.events, 4096);
-        expect(comparable(frame.snapshot)).toEqual(comparable(freshReplaySnapshot(s, agg, fresh.events)));
+        expect(comparable(frame.snapshot)).toEqual(comparable(freshReplaySnapshot(s, agg, fresh)));
         expect(atZero(frame.clusterView)).toEqual(atZero(fresh.cluster));
         expect(atZero(frame.clientView)).toEqual(atZero(fresh.client));
       }),

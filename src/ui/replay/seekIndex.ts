@@ -217,8 +217,8 @@ export class SeekIndex {
     this.checkpointBytes += 160 + (cp.tracker.ops.length + cp.tracker.refreshes.length + cp.tracker.parked.length + cp.tracker.started.length) * 8 + cp.affected.length * 8 + cp.evidence.history.length * 8 + (cp.evidence.closed.length + 1) * 200;
   }
 
-  /** the checker's report after the first `events` events */
-  reportAt(events: number): InvariantReport {
+  /** the checker's report after the first `events` events (the availability rule, where the run has it: at `atMs`) */
+  reportAt(events: number, atMs = Infinity): InvariantReport {
     const tallies = {} as Record<TallyName, TallyView>;
     for (const k of TALLIES) {
       const v = this.violations[k];
@@ -227,7 +227,7 @@ export class SeekIndex {
       for (let i = 0; i < count && examples.length < 10; i++) addExample(examples, v.op.data[i] as number);
       tallies[k] = { count, examples };
     }
-    return invariantReport(this.config, tallies);
+    return invariantReport(this.config, tallies, undefined, this.views?.availabilityAt?.(atMs) ?? null);
   }
 
   budgetAt(t: number): BudgetAtCursor {
@@ -251,7 +251,7 @@ export class SeekIndex {
     });
     seeker.setLog(log);
     const budget = this.budgetAt(cursorMs);
-    const snapshot = seeker.snapshot(n === 0 ? null : withInFlightOverBudget(this.reportAt(n), budget, this.config));
+    const snapshot = seeker.snapshot(n === 0 ? null : withInFlightOverBudget(this.reportAt(n, cursorMs), budget, this.config));
     return {
       cursorMs,
       events: n,

@@ -7,6 +7,39 @@ import type { ReplaySessionLike } from './replayController';
 import type { ZarisEvent } from '../../core/telemetry/events';
 import { ReplayRoom } from './replayRoom';
 import type { BudgetAtCursor } from './seekIndex';
+import { AvailabilityWatch } from '../../core/sim/availabilityRule';
+import { SimEngine } from '../../core/sim/engine';
+import { availabilityCheck, type InvariantCheck, type InvariantReport } from '../../core/sim/invariants';
+import type { Scenario } from '../../core/sim/scenario';
+
+/**
+ * A fresh engine run of `s` to `t`: its events, and the availability rule
+ * watched on its cluster as a headless run's checker does, stopped at `t` —
+ * what a replay's cursor at `t` must show.
+ */
+export function freshRunTo(s: Scenario, t: number): { readonly engine: SimEngine; readonly events: ZarisEvent[]; readonly availability: InvariantCheck } {
+  const events: ZarisEvent[] = [];
+  let watch: AvailabilityWatch | null = null;
+  const engine = new SimEngine(s, {
+    sinks: [
+      {
+        emit: (e) => {
+          events.push(e);
+          if (e.type === 'fault' || e.type === 'topology') watch?.observe(e.t);
+        },
+      },
+    ],
+  });
+  watch = new AvailabilityWatch(engine.state);
+  engine.runTo(t);
+  watch.finish(engine.now);
+  return { engine, events, availability: availabilityCheck(watch) };
+}
+
+/** `report` with the availability rule's row last, as `invariantReport` places it */
+export function withAvailability(report: InvariantReport, check: InvariantCheck): InvariantReport {
+  return { ok: report.ok && (check.ok || check.expected), checks: [...report.checks, check] };
+}
 
 /** operations in flight at the end of `events` beyond their budget, and those that ended so (brute force) */
 export function overBudgetOf(events: readonly ZarisEvent[]): BudgetAtCursor {
