@@ -70,6 +70,9 @@ export function describeEvent(e: ZarisEvent): string {
     case 'fault':
       return `${e.action} node ${e.node}, ${e.segments.length} segment(s)${e.detail ? ` — ${e.detail}` : ''}`;
     case 'topology':
+      // a node declared dead that speaks again rejoins with a `reclaimed` change: it takes back
+      // what it last owned and nobody else took over — often nothing; the epoch bump is its return
+      if (e.change === 'reclaimed' && e.segments.length === 0) return `node ${e.node} rejoined after being declared dead (nothing to reclaim: no segment it last owned was left without an owner), epoch ${e.epoch}`;
       return `${e.change} node ${e.node}, epoch ${e.epoch}, ${e.segments.length} segment(s)`;
     case 'arrival.rejected':
       return `request pool full (${e.inFlight} in flight): arrival turned away`;

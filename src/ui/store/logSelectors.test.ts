@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { describeEvent } from './logSelectors';
+
+describe('event log lines', () => {
+  it('a rejoin that reclaims nothing says so instead of "reclaimed … 0 segment(s)"', () => {
+    expect(describeEvent({ t: 9000, type: 'topology', epoch: 7, change: 'reclaimed', node: 1, segments: [] })).toBe(
+      'node 1 rejoined after being declared dead (nothing to reclaim: no segment it last owned was left without an owner), epoch 7',
+    );
+    expect(describeEvent({ t: 9000, type: 'topology', epoch: 7, change: 'reclaimed', node: 1, segments: [3, 4] })).toBe('reclaimed node 1, epoch 7, 2 segment(s)');
+    expect(describeEvent({ t: 5000, type: 'topology', epoch: 3, change: 'promoted', node: 2, segments: [1] })).toBe('promoted node 2, epoch 3, 1 segment(s)');
+  });
+});
