@@ -15,6 +15,7 @@ import { availabilityCheck, type InvariantCheck } from '../sim/invariants';
 import type { Scenario } from '../sim/scenario';
 import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
 import { EventTape } from './eventTape';
+import { upperBound } from './sortedSearch';
 
 /** the cluster's and the client's views at any cursor: a recorded run's, or an imported file's */
 export interface RunViews {
@@ -136,14 +137,7 @@ function sameCluster(a: ClusterView, b: ClusterView): boolean {
 
 /** index of the last time ≤ t (-1 if none) */
 export function lastAtOrBefore(times: readonly number[], t: number): number {
-  let a = 0;
-  let b = times.length;
-  while (a < b) {
-    const m = (a + b) >> 1;
-    if ((times[m] as number) <= t) a = m + 1;
-    else b = m;
-  }
-  return a - 1;
+  return upperBound(times, t) - 1;
 }
 
 export interface Recording {

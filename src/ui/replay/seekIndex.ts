@@ -20,6 +20,7 @@ import type { ClientConfig } from '../../core/client/config';
 import type { ClientView, ClusterView } from '../../core/cluster/views';
 import { sliceBatch, type EventTape } from '../../core/replay/eventTape';
 import type { RunViews } from '../../core/replay/recordRun';
+import { lowerBound, upperBound } from '../../core/replay/sortedSearch';
 import { addExample, invariantReport, TALLIES, type InvariantReport, type TallyName, type TallyView } from '../../core/sim/invariants';
 import { decodeEvent } from '../../core/telemetry/eventCodec';
 import { EVENT_TYPES } from '../../core/telemetry/events';
@@ -82,30 +83,12 @@ class NumCol {
   }
   /** entries < x (the column is ascending) */
   countBelow(x: number): number {
-    let a = 0;
-    let b = this.length;
-    while (a < b) {
-      const m = (a + b) >> 1;
-      if ((this.data[m] as number) < x) a = m + 1;
-      else b = m;
-    }
-    return a;
+    return lowerBound(this.data, x, this.length);
   }
   sorted(): Float64Array {
     return this.data.slice(0, this.length).sort();
   }
 }
-
-const upperBound = (xs: Float64Array, x: number): number => {
-  let a = 0;
-  let b = xs.length;
-  while (a < b) {
-    const m = (a + b) >> 1;
-    if ((xs[m] as number) <= x) a = m + 1;
-    else b = m;
-  }
-  return a;
-};
 
 /**
  * The report at a cursor, saying how many of the operations beyond their
