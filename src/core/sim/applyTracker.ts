@@ -1,7 +1,8 @@
 import type { Outcome } from '../domain/status';
 import { KvStatus } from '../domain/status';
 import type { OpEndEvent, OpEventSink, OpStartEvent, ZarisEvent } from '../telemetry/events';
-import { grownArray, grownI32, grownI8, OpSlots } from '../telemetry/opSlots';
+import { grownArray, grownI32, grownI8 } from '../grownColumns';
+import { OpSlots } from '../telemetry/opSlots';
 
 /**
  * The ambiguous-write audit: ground truth from the cluster's side (how many

@@ -15,7 +15,8 @@ import type { SegmentStore } from '../cluster/segmentStore';
 import { segmentOf } from '../domain/segment';
 import { KvStatus } from '../domain/status';
 import type { AttemptEndEvent, AttemptStartEvent, OpEndEvent, OpEventSink, OpStartEvent, ZarisEvent } from '../telemetry/events';
-import { grownArray, grownF64, grownI8, grownU8, OpSlots } from '../telemetry/opSlots';
+import { grownArray, grownF64, grownI8, grownU8 } from '../grownColumns';
+import { OpSlots } from '../telemetry/opSlots';
 import { AvailabilityWatch } from './availabilityRule';
 
 export const INVARIANTS = ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept', 'replicatedSegmentsAvailable'] as const;

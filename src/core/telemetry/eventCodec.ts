@@ -27,6 +27,7 @@ import {
   FAULT_ACTIONS,
   TOPOLOGY_CHANGES,
   type EventType,
+  type Mutable,
   type RefreshCause,
   type ZarisEvent,
 } from './events';
@@ -242,7 +243,6 @@ const IS_STATUS: readonly boolean[] = OUTCOMES.map((o) => isKvStatus(o));
 // The decoder runs for most events on the main thread (the invariant checker reads them), so it
 // builds each object in one go — no spread of a temporary {status}/{error} — with the same keys
 // in the same order as the event types declare them.
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** row i back to the event object */
 export function decodeEvent(b: EventBatch, i: number): ZarisEvent {

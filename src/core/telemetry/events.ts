@@ -257,7 +257,8 @@ export function asOpEventSink(s: TelemetrySink): OpEventSink {
   return { emit, opStart: emit, attemptStart: emit, attemptEnd: emit, opEnd: emit };
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/** `T` with its fields writable (an event being built) */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
  * One reusable object per per-operation event type, for a producer whose

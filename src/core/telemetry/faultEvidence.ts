@@ -11,7 +11,7 @@
  * Bounded: the open record, a fixed baseline history, and closed records up
  * to {@link MAX_EVIDENCE}.
  */
-import type { FaultAction } from './events';
+import type { FaultAction, Mutable } from './events';
 
 /** the client counts as settled after this long without a failing attempt, a stall or a rejection */
 export const SETTLE_MS = 3000;
@@ -58,7 +58,6 @@ export interface FaultEvidence {
   readonly healthyLostMs: number;
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** the tracker's whole state, for a replay checkpoint (small: one open card, the closed ones, a short history) */
 export interface FaultEvidenceState {

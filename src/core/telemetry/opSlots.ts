@@ -13,7 +13,7 @@
  * sinks stay in the cache; a larger ring measured slower although fewer ids
  * spill). The owner's columns hold {@link capacity} entries: when
  * overflow slots run out, the capacity doubles and `onGrow` is called to
- * grow the columns (copy them with {@link grownF64} and friends).
+ * grow the columns (copy them with `grownF64` and friends, `core/grownColumns.ts`).
  */
 const RING = 1 << 11;
 const MASK = RING - 1;
@@ -81,31 +81,4 @@ export class OpSlots {
     this.freeOverflow.push(slot);
     this.count--;
   }
-}
-
-/** `a` copied into a longer column of `n` entries */
-export function grownF64(a: Float64Array, n: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(n);
-  b.set(a);
-  return b;
-}
-export function grownI32(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
-}
-export function grownU8(a: Uint8Array, n: number): Uint8Array<ArrayBuffer> {
-  const b = new Uint8Array(n);
-  b.set(a);
-  return b;
-}
-export function grownI8(a: Int8Array, n: number): Int8Array<ArrayBuffer> {
-  const b = new Int8Array(n);
-  b.set(a);
-  return b;
-}
-export function grownArray<T>(a: T[], n: number, fill: T): T[] {
-  const b = a.slice();
-  while (b.length < n) b.push(fill);
-  return b;
 }

@@ -12,7 +12,8 @@
 import { OUTCOME_CODE, OUTCOMES, type Outcome } from '../domain/status';
 import { END_REASONS, type AttemptEndEvent, type AttemptStartEvent, type EndReason, type OpEndEvent, type OpEventSink, type OpStartEvent, type ZarisEvent } from './events';
 import { LatencyHistogram } from './latencyHistogram';
-import { grownF64, grownU8, OpSlots } from './opSlots';
+import { grownF64, grownU8 } from '../grownColumns';
+import { OpSlots } from './opSlots';
 
 /** Where an in-flight operation is right now. */
 export type OpPhase = 'attempt' | 'refreshWait' | 'backoff';
@@ -182,9 +183,7 @@ export class RunAggregator implements OpEventSink {
       return;
     }
     if (segment >= this.affectedBits.length) {
-      const grown = new Uint8Array(Math.max(64, segment + 1, this.affectedBits.length * 2));
-      grown.set(this.affectedBits);
-      this.affectedBits = grown;
+      this.affectedBits = grownU8(this.affectedBits, Math.max(64, segment + 1, this.affectedBits.length * 2));
     }
     this.affectedBits[segment] = 1;
   }
@@ -345,9 +344,7 @@ export class RunAggregator implements OpEventSink {
     inc(this.endReasonCounts, this.lastReasonCode);
     const attempts = e.attempts;
     if (attempts >= this.attemptCounts.length) {
-      const grown = new Float64Array(Math.max(attempts + 1, this.attemptCounts.length * 2));
-      grown.set(this.attemptCounts);
-      this.attemptCounts = grown;
+      this.attemptCounts = grownF64(this.attemptCounts, Math.max(attempts + 1, this.attemptCounts.length * 2));
     }
     inc(this.attemptCounts, attempts);
     if (attempts > this.maxAttemptsPerOp) this.maxAttemptsPerOp = attempts;

@@ -8,6 +8,8 @@
  * an index. A slot holds the callback, its optional argument and the id
  * that validates cancellations.
  */
+import { grownF64, grownI32 } from '../grownColumns';
+
 const SLOT_BITS = 2 ** 22;
 const INITIAL = 1024;
 
@@ -131,29 +133,18 @@ export class EventHeap {
     const slot = this.nextSlot++;
     if (slot >= SLOT_BITS) throw new Error('EventHeap: more than 4M pending timers');
     if (slot >= this.slotIds.length) {
-      this.slotIds = growF(this.slotIds, this.slotIds.length * 2);
-      this.freeSlots = growI(this.freeSlots, this.freeSlots.length * 2);
+      this.slotIds = grownF64(this.slotIds, this.slotIds.length * 2);
+      this.freeSlots = grownI32(this.freeSlots, this.freeSlots.length * 2);
     }
     return slot;
   }
 
   private growHeap(): void {
-    this.keys = growF(this.keys, this.keys.length * 2);
+    this.keys = grownF64(this.keys, this.keys.length * 2);
   }
 }
 
 /** the slot part of an id (exact: SLOT_BITS is a power of two) */
 function slotOf(id: number): number {
   return id - Math.floor(id / SLOT_BITS) * SLOT_BITS;
-}
-
-function growI(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
-}
-function growF(a: Float64Array, n: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(n);
-  b.set(a);
-  return b;
 }
