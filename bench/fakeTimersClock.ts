@@ -1,6 +1,6 @@
 /**
  * The simulation's clock driven by `@sinonjs/fake-timers` instead of the
- * engine's own event heap — the benchmark's reference point.
+ * engine's own timer queue — the benchmark's reference point.
  *
  * fake-timers counts whole milliseconds (a delay is truncated to an integer)
  * and runs a timer scheduled with no delay from inside a tick one unit later.

@@ -5,7 +5,7 @@
  * of its open loop, 40 s of virtual time, ~2 M operations), simulated
  * with aggregated telemetry (what `npm run sim` does), with NDJSON event
  * output on as well, and with no sinks. Then a slice of the same scenario on
- * `@sinonjs/fake-timers` instead of the engine's event heap, against the
+ * `@sinonjs/fake-timers` instead of the engine's timer queue, against the
  * engine on the same integer-tick time: the two summaries (and, on a short
  * run, the event streams) must be identical, else this throws; the ratio of
  * their speeds is reported.

@@ -1,6 +1,6 @@
 /**
  * Typed-array columns that outgrow their length: a copy into a longer one
- * (the event heap's slots, the telemetry sinks' per-operation columns).
+ * (the timer queue's slots, the telemetry sinks' per-operation columns).
  */
 
 /** `a` copied into a longer column of `n` entries */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng';
-import { EventHeap } from './eventHeap';
 import { NoProgressError, VirtualScheduler } from './virtualScheduler';
 
 /** a scheduler plus a log of (label, time) of every callback that ran */
@@ -161,69 +160,6 @@ describe('VirtualScheduler', () => {
     expect(sched.now()).toBe(10);
     expect(sched.step()).toBe(false);
     expect(sched.now()).toBe(10);
-  });
-});
-
-describe('EventHeap', () => {
-  it('pops by time, equal times in push order', () => {
-    const heap = new EventHeap();
-    const out: string[] = [];
-    for (const [t, l] of [[5, 'a'], [1, 'b'], [5, 'c'], [1, 'd'], [3, 'e'], [5, 'f']] as const) heap.push(t, () => out.push(l));
-    expect(heap.length).toBe(6);
-    expect(heap.peekTime()).toBe(1);
-    while (heap.length > 0) heap.pop()?.();
-    expect(out).toEqual(['b', 'd', 'e', 'a', 'c', 'f']);
-    expect(heap.peekTime()).toBe(Infinity);
-  });
-
-  it('cancel: the entry surfaces as null; others are untouched', () => {
-    const heap = new EventHeap();
-    const out: string[] = [];
-    heap.push(1, () => out.push('a'));
-    const b = heap.push(2, () => out.push('b'));
-    heap.push(3, () => out.push('c'));
-    heap.cancel(b);
-    expect(heap.length).toBe(3);
-    const popped = [heap.pop(), heap.pop(), heap.pop()];
-    expect(popped.map((f) => f === null)).toEqual([false, true, false]);
-    for (const f of popped) f?.();
-    expect(out).toEqual(['a', 'c']);
-  });
-
-  it.each([1, 2, 3, 4, 5])('randomized against a sorted reference (seed %i)', (seed) => {
-    const rng = Rng.seeded(seed);
-    const heap = new EventHeap();
-    type Ref = { at: number; seq: number; id: number; cancelled: boolean };
-    let ref: Ref[] = [];
-    let seq = 0;
-    const popped: number[] = [];
-    const expected: number[] = [];
-    for (let step = 0; step < 3000; step++) {
-      const r = rng.next();
-      if (r < 0.55) {
-        const at = rng.int(0, 50); // few distinct times: many ties
-        const s = seq++;
-        const id = heap.push(at, () => popped.push(s));
-        ref.push({ at, seq: s, id, cancelled: false });
-      } else if (r < 0.7 && ref.length > 0) {
-        const victim = ref[rng.int(0, ref.length - 1)] as Ref;
-        heap.cancel(victim.id);
-        victim.cancelled = true;
-      } else if (ref.length > 0) {
-        ref.sort((a, b) => a.at - b.at || a.seq - b.seq);
-        const head = ref.shift() as Ref;
-        expect(heap.peekTime()).toBe(head.at);
-        const fn = heap.pop();
-        expect(fn === null).toBe(head.cancelled);
-        fn?.();
-        if (!head.cancelled) expected.push(head.seq);
-      }
-      expect(heap.length).toBe(ref.length);
-    }
-    ref = ref.sort((a, b) => a.at - b.at || a.seq - b.seq);
-    while (heap.length > 0) heap.pop()?.();
-    expected.push(...ref.filter((e) => !e.cancelled).map((e) => e.seq));
-    expect(popped).toEqual(expected);
   });
 });
 

@@ -1,4 +1,4 @@
-import { EventHeap } from './eventHeap';
+import { TimerQueue } from './timerQueue';
 import type { TimerId } from './scheduler';
 import { msToTicks, ticksToMs, type SimClock } from './simClock';
 
@@ -42,13 +42,13 @@ export class NoProgressError extends Error {
 export class VirtualScheduler implements SimClock {
   /** now, in ms */
   private t = 0;
-  /** now, in heap keys: ms, or ticks when quantized */
+  /** now, in queue keys: ms, or ticks when quantized */
   private key = 0;
   /** ticks per ms; 0 = not quantized */
   private readonly tpm: number;
   /** inside advanceTo/step (a timer callback is running) */
   private running = false;
-  private readonly heap = new EventHeap();
+  private readonly queue = new TimerQueue();
   /** number of timer callbacks run so far */
   fired = 0;
   private readonly maxSameInstant: number;
@@ -70,19 +70,19 @@ export class VirtualScheduler implements SimClock {
   }
 
   setTimer(delayMs: number, fn: () => void): TimerId {
-    if (this.tpm !== 0) return this.heap.push(this.tickKey(this.key + msToTicks(delayMs > 0 ? delayMs : 0, this.tpm)), fn);
-    return this.heap.push(this.t + (delayMs > 0 ? delayMs : 0), fn);
+    if (this.tpm !== 0) return this.queue.push(this.tickKey(this.key + msToTicks(delayMs > 0 ? delayMs : 0, this.tpm)), fn);
+    return this.queue.push(this.t + (delayMs > 0 ? delayMs : 0), fn);
   }
 
   /** schedules at an absolute virtual time (clamped to now) */
   at(time: number, fn: () => void): TimerId {
-    if (this.tpm !== 0) return this.heap.push(this.tickKey(msToTicks(time, this.tpm)), fn);
-    return this.heap.push(time > this.t ? time : this.t, fn);
+    if (this.tpm !== 0) return this.queue.push(this.tickKey(msToTicks(time, this.tpm)), fn);
+    return this.queue.push(time > this.t ? time : this.t, fn);
   }
 
   atCall<T>(time: number, fn: (arg: T) => void, arg: T): TimerId {
-    if (this.tpm !== 0) return this.heap.push(this.tickKey(msToTicks(time, this.tpm)), fn, arg);
-    return this.heap.push(time > this.t ? time : this.t, fn, arg);
+    if (this.tpm !== 0) return this.queue.push(this.tickKey(msToTicks(time, this.tpm)), fn, arg);
+    return this.queue.push(time > this.t ? time : this.t, fn, arg);
   }
 
   /** quantized mode: clamps a tick to now, and to now + 1 from inside a running timer */
@@ -97,23 +97,23 @@ export class VirtualScheduler implements SimClock {
   }
 
   clearTimer(id: TimerId): void {
-    this.heap.cancel(id);
+    this.queue.cancel(id);
   }
 
   /** pending timers, cancelled ones included until they surface */
   get pending(): number {
-    return this.heap.length;
+    return this.queue.length;
   }
 
   /** time of the next pending timer, or Infinity */
   nextTime(): number {
-    const key = this.heap.peekTime();
+    const key = this.queue.peekTime();
     return this.tpm !== 0 ? ticksToMs(key, this.tpm) : key;
   }
 
   /** runs every timer due at or before `time`, then sets the clock to `time` */
   advanceTo(time: number): void {
-    const heap = this.heap;
+    const queue = this.queue;
     const until = this.tpm !== 0 ? msToTicks(time, this.tpm) : time;
     const wasRunning = this.running;
     const guardMask = this.guardMask;
@@ -122,8 +122,8 @@ export class VirtualScheduler implements SimClock {
     let guardHits = 0;
     this.running = true;
     try {
-      while (heap.length > 0) {
-        const key = heap.peekTime();
+      while (queue.length > 0) {
+        const key = queue.peekTime();
         if (key > until) break;
         if (key !== this.key) this.setKey(key);
         // the same-instant guard, at checkpoints (a register count per timer, not a field):
@@ -136,10 +136,10 @@ export class VirtualScheduler implements SimClock {
             guardHits = 0;
           }
         }
-        const fn = heap.pop();
+        const fn = queue.pop();
         if (fn !== null) {
           this.fired++;
-          fn(heap.poppedArg);
+          fn(queue.poppedArg);
         }
       }
     } finally {
@@ -155,18 +155,18 @@ export class VirtualScheduler implements SimClock {
 
   /** runs one timer (skipping cancelled ones); false when none is left */
   step(): boolean {
-    const heap = this.heap;
+    const queue = this.queue;
     const wasRunning = this.running;
     this.running = true;
     try {
-      while (heap.length > 0) {
-        const key = heap.peekTime();
-        const fn = heap.pop();
+      while (queue.length > 0) {
+        const key = queue.peekTime();
+        const fn = queue.pop();
         if (fn !== null) {
           // only a timer that fires moves the clock (cancelled ones do not)
           this.setKey(key);
           this.fired++;
-          fn(heap.poppedArg);
+          fn(queue.poppedArg);
           return true;
         }
       }
