@@ -74,6 +74,9 @@ describe('scale-out and failback', () => {
     expect(back.totals.maxAttemptsPerOp).toBeLessThanOrEqual(3);
     expect(selectInvariantRows(back.invariants).verdict).toBe('ok');
     await d.waitForText(d.invariantsBadge(), /^bounds kept$/);
+    // the fifth invariant, watched by the control worker on the live cluster's truth (as Replay, Compare and the CLI list it)
+    expect(back.invariants?.checks.map((c) => c.name)).toEqual(['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept', 'replicatedSegmentsAvailable']);
+    await d.waitForText(d.invariantRow('replicatedSegmentsAvailable'), /no segment with an up, caught-up replica was unavailable longer than detection \+ promotion/);
     await d.screenshot('c2-failback');
     // on Pause the nodes' data is checked for every acknowledged write (fenced handoffs, durable nodes)
     await d.pause();

@@ -8,6 +8,8 @@ import * as Comlink from 'comlink';
 import type { ClusterConfig } from '../src/core/cluster/clusterConfig';
 import { LiveControl } from '../src/core/cluster/live/liveControl';
 import type { FaultCommand } from '../src/core/cluster/faults';
+import { AvailabilitySink } from '../src/core/sim/availabilityRule';
+import { teeSink } from '../src/core/telemetry/events';
 import { RealScheduler } from '../src/platform/realScheduler';
 import { TelemetryBatcher } from '../src/platform/telemetryBatcher';
 import type { ControlToNode, NodeToControl, TelemetryMessage } from '../src/platform/workerProtocol';
@@ -27,10 +29,13 @@ const api = {
     const scheduler = new RealScheduler(originMs - performance.timeOrigin);
     const batcher = new TelemetryBatcher(telemetry, 50);
     const nodes = new Map<number, MessagePort>();
-    const live = new LiveControl(config, seed, scheduler, batcher, {
+    // only this worker holds the cluster's truth: it watches the availability invariant and sends its report with each view
+    let availability: AvailabilitySink | null = null;
+    const live = new LiveControl(config, seed, scheduler, teeSink([batcher, { emit: (e) => availability?.emit(e) }]), {
       toNode: (node, msg: ControlToNode) => nodes.get(node)?.postMessage(msg),
-      clusterView: (view) => telemetry.postMessage({ kind: 'clusterView', view } satisfies TelemetryMessage),
+      clusterView: (view) => telemetry.postMessage({ kind: 'clusterView', view: availability === null ? view : { ...view, availability: availability.watch.reportAt(view.t) } } satisfies TelemetryMessage),
     });
+    availability = new AvailabilitySink(live.state);
     session = { live, batcher, nodes };
     batcher.start();
     live.start();

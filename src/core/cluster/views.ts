@@ -14,6 +14,11 @@ export interface ClusterView {
   readonly replicas: readonly (readonly number[])[];
   /** where the view comes from when it is not the cluster's own state (an imported file), or what is missing for one */
   readonly note?: string;
+  /**
+   * the invariant `replicatedSegmentsAvailable` as watched on this cluster's
+   * truth up to `t` (the live control worker's views; `sim/availabilityRule.ts`)
+   */
+  readonly availability?: { readonly violations: number; readonly examples: readonly string[] };
 }
 
 /** The client's cached map (what it routes by; may be stale). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ControlState } from '../cluster/controlState';
 import { DEFAULT_CLUSTER_CONFIG } from '../cluster/clusterConfig';
 import { NO_OWNER } from '../domain/clusterMap';
-import { AvailabilityWatch, promotionBoundMs, segmentRisk } from './availabilityRule';
+import { AvailabilitySink, AvailabilityWatch, promotionBoundMs, segmentRisk } from './availabilityRule';
 
 const config = { ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 3, replicas: 1 };
 const bound = promotionBoundMs(config);
@@ -95,5 +95,35 @@ describe('replicatedSegmentsAvailable (availabilityRule)', () => {
       const stopped = runTo(t);
       expect({ t, ...whole.violationsAt(t) }).toEqual({ t, violations: stopped.violations, examples: stopped.examples });
     }
+  });
+});
+
+describe('the rule while a run goes on (reportAt: the live playground)', () => {
+  it('lists an episode still open past the bound as "so far", after the closed ones; the watch goes on unchanged', () => {
+    const st = new ControlState(config);
+    const w = new AvailabilityWatch(st);
+    st.node(0).status = 'down';
+    w.observe(1_000);
+    expect(w.reportAt(1_000 + bound)).toEqual({ violations: 0, examples: [] });
+    const late = w.reportAt(1_000 + bound + 500);
+    expect(late.violations).toBe(1);
+    expect(late.examples).toEqual([`segment 0 (awaitingPromotion) from 1000 ms for ${bound + 500} ms so far`]);
+    expect(w.violations).toBe(0);
+    // promoted at last: the episode closes as a violation, and reportAt lists it as closed
+    st.segment(0).owner = 1;
+    st.segment(0).replicas = [];
+    st.node(0).declaredDead = true;
+    w.observe(1_000 + bound + 600);
+    expect(w.reportAt(1_000 + bound + 700)).toEqual({ violations: 1, examples: [`segment 0 (awaitingPromotion) from 1000 ms for ${bound + 600} ms`] });
+  });
+
+  it('AvailabilitySink re-evaluates at fault and topology events only', () => {
+    const st = new ControlState(config);
+    const sink = new AvailabilitySink(st);
+    st.node(0).status = 'down';
+    sink.emit({ t: 10, type: 'refresh.start', reason: 'Moved' } as never);
+    expect(sink.watch.reportAt(10 + bound + 1).violations).toBe(0);
+    sink.emit({ t: 20, type: 'fault', action: 'failover', node: 0, segments: [0] } as never);
+    expect(sink.watch.reportAt(20 + bound + 1).violations).toBe(1);
   });
 });

@@ -15,6 +15,13 @@
 import { NO_OWNER } from '../domain/clusterMap';
 import type { ClusterConfig } from '../cluster/clusterConfig';
 import type { ControlState, SegmentInfo } from '../cluster/controlState';
+import type { TelemetrySink, ZarisEvent } from '../telemetry/events';
+
+/** what the rule found: violating episodes and the first few, in words */
+export interface AvailabilityReport {
+  readonly violations: number;
+  readonly examples: readonly string[];
+}
 
 /** ms of message delay and detector-tick slack the bound allows beyond the heartbeat model */
 export const PROMOTION_SLACK_MS = 50;
@@ -46,8 +53,8 @@ function ownerServes(state: ControlState, seg: SegmentInfo): boolean {
   return seg.owner !== NO_OWNER && state.isServing(seg.owner);
 }
 
-function episodeText(segment: number, why: string, since: number, until: number): string {
-  return `segment ${segment} (${why}) from ${Math.round(since)} ms for ${Math.round(until - since)} ms`;
+function episodeText(segment: number, why: string, since: number, until: number, ongoing = false): string {
+  return `segment ${segment} (${why}) from ${Math.round(since)} ms for ${Math.round(until - since)} ms${ongoing ? ' so far' : ''}`;
 }
 
 /** Tracks, per segment, since when it has been at risk; an episode longer than the bound is a violation. */
@@ -107,6 +114,22 @@ export class AvailabilityWatch {
   }
 
   /**
+   * The report of a run still going at `t` (the live playground): the
+   * violations closed so far, then the episodes still open at `t` that have
+   * already lasted longer than the bound ("… so far"), in segment order.
+   * Nothing changes: the watch goes on.
+   */
+  reportAt(t: number): AvailabilityReport {
+    const bound = promotionBoundMs(this.state.config);
+    const open: string[] = [];
+    this.since.forEach((since, s) => {
+      if (!Number.isNaN(since) && t - since > bound + 1e-6) open.push(episodeText(s, this.why[s] ?? '?', since, t, true));
+    });
+    if (open.length === 0) return { violations: this.violations, examples: this.examples };
+    return { violations: this.violations + open.length, examples: [...this.examples, ...open].slice(0, 5) };
+  }
+
+  /**
    * What a watch of the same run stopped at `t` (`finish(t)`) would report,
    * from the finished run's episodes: those closed by `t` in their order, then
    * those still open at `t`, closed there in segment order.
@@ -118,5 +141,24 @@ export class AvailabilityWatch {
     const open = this.episodes.filter((x) => x.since < t && x.until > t && t - x.since > bound + 1e-6).sort((a, b) => a.segment - b.segment);
     const found = [...closed.map((x) => episodeText(x.segment, x.why, x.since, x.until)), ...open.map((x) => episodeText(x.segment, x.why, x.since, t))];
     return { violations: found.length, examples: found.slice(0, 5) };
+  }
+}
+
+/**
+ * The rule watched from a shell's own event stream: the watch re-evaluates
+ * at every fault and topology event, as the invariant checker does (the live
+ * control worker tees its telemetry into one, since only it holds the
+ * cluster's truth, and sends {@link AvailabilityWatch.reportAt} with each
+ * cluster view).
+ */
+export class AvailabilitySink implements TelemetrySink {
+  readonly watch: AvailabilityWatch;
+
+  constructor(state: ControlState) {
+    this.watch = new AvailabilityWatch(state);
+  }
+
+  emit(e: ZarisEvent): void {
+    if (e.type === 'fault' || e.type === 'topology') this.watch.observe(e.t);
   }
 }

@@ -17,7 +17,7 @@ import { KvStatus } from '../domain/status';
 import type { AttemptEndEvent, AttemptStartEvent, OpEndEvent, OpEventSink, OpStartEvent, ZarisEvent } from '../telemetry/events';
 import { grownArray, grownF64, grownI8, grownU8 } from '../grownColumns';
 import { OpSlots } from '../telemetry/opSlots';
-import { AvailabilityWatch } from './availabilityRule';
+import { AvailabilityWatch, type AvailabilityReport } from './availabilityRule';
 
 export const INVARIANTS = ['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept', 'replicatedSegmentsAvailable'] as const;
 export type InvariantName = (typeof INVARIANTS)[number];
@@ -175,6 +175,8 @@ export class InvariantChecker implements OpEventSink {
   private finalChecked = false;
   /** the availability rule (`availabilityRule.ts`): needs the cluster's truth, so only where a shell hands it over */
   private availability: AvailabilityWatch | null = null;
+  /** the rule as a watch elsewhere reported it last (the live control worker, which holds the truth) */
+  private availabilityElsewhere: AvailabilityReport | null = null;
 
   constructor(
     private readonly config: () => ClientConfig,
@@ -192,6 +194,15 @@ export class InvariantChecker implements OpEventSink {
   /** checks `replicatedSegmentsAvailable` against `state` at every fault and topology event */
   watchCluster(state: ControlState): void {
     this.availability = new AvailabilityWatch(state);
+  }
+
+  /**
+   * The availability rule's latest report from a watch that runs where the
+   * cluster's truth is (the live control worker sends one with each cluster
+   * view); listed when this checker watches no cluster itself.
+   */
+  reportAvailability(report: AvailabilityReport | null): void {
+    this.availabilityElsewhere = report;
   }
 
   /** closes the availability episodes still open when the run ends at `t` */
@@ -369,7 +380,7 @@ export class InvariantChecker implements OpEventSink {
       this.config(),
       this.tallies(),
       { count: this.finalLost.count, examples: this.finalLost.examples, keys: this.finalLostKeys, checked: this.finalChecked },
-      this.availability === null ? null : availabilityCheck(this.availability),
+      this.availability !== null ? availabilityCheck(this.availability) : this.availabilityElsewhere !== null ? availabilityCheck(this.availabilityElsewhere) : null,
     );
   }
 }
@@ -433,7 +444,7 @@ export function invariantReport(config: ClientConfig, t: Readonly<Record<TallyNa
 }
 
 /** the availability rule's row (only where a shell handed the checker the cluster's truth; a replay: at its cursor) */
-export function availabilityCheck(a: { readonly violations: number; readonly examples: readonly string[] }): InvariantCheck {
+export function availabilityCheck(a: AvailabilityReport): InvariantCheck {
   return {
     name: 'replicatedSegmentsAvailable',
     ok: a.violations === 0,

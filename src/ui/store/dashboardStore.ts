@@ -26,7 +26,10 @@ export function createDashboardStore(): DashboardStore {
 export function createStoreListener(store: DashboardStore): SessionListener {
   return {
     onBatch: (batch) => store.getState().ingestBatch(batch),
-    onClusterView: (view) => store.getState().setClusterView(view),
+    onClusterView: (view) => {
+      store.getState().setClusterView(view);
+      store.getState().reportAvailability(view);
+    },
     onWriteAudit: (audit) => store.getState().setWriteAudit(audit),
     onClientView: (view) => store.getState().setClientView(view),
     onError: (message) => store.getState().reportSessionError(message),

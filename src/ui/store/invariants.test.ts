@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_CONFIG } from '../../core/client/config';
 import type { ZarisEvent } from '../../core/telemetry/events';
-import { createDashboardStore } from './dashboardStore';
+import { createDashboardStore, createStoreListener } from './dashboardStore';
 import { selectInvariantRows } from './selectors';
 
 const start = (op: number, t: number, budget = 3): ZarisEvent => ({ t, type: 'op.start', op, kind: 'put', key: `k${op}`, segment: 0, deadline: t + 1_000, budget });
@@ -71,5 +71,43 @@ describe('invariant monitor', () => {
     expect(selectInvariantRows(store.getState().snapshot.invariants).verdict).toBe('violated');
     store.getState().resetTelemetry();
     expect(store.getState().snapshot.invariants).toBeNull();
+  });
+});
+
+describe('the availability invariant on the Live tab (reported by the control worker with each cluster view)', () => {
+  const view = (t: number, availability?: { violations: number; examples: string[] }) => ({
+    t,
+    epoch: 1,
+    nodes: [{ id: 0, status: 'up' as const, declaredDead: false }],
+    owners: [0],
+    phases: ['stable' as const],
+    replicas: [[]],
+    ...(availability === undefined ? {} : { availability }),
+  });
+  const ops: ZarisEvent[] = [start(1, 0), ...attempt(1, 1, 0, 'Ok'), { t: 2, type: 'op.end', op: 1, status: 'Ok', attempts: 1, latencyMs: 2, version: 1, reason: 'success' }];
+
+  it('is listed as the fifth row once a view carries the report, and its verdict follows the latest report', () => {
+    const store = createDashboardStore();
+    const listener = createStoreListener(store);
+    store.getState().ingestEvents(ops);
+    store.getState().publish();
+    // a view without the report (a real engine, an import): four rows, as before
+    listener.onClusterView(view(3));
+    expect(selectInvariantRows(store.getState().snapshot.invariants).rows.map((r) => r.name)).toEqual(['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept']);
+    listener.onClusterView(view(4, { violations: 0, examples: [] }));
+    const rows = selectInvariantRows(store.getState().snapshot.invariants);
+    expect(rows.rows.map((r) => r.name)).toEqual(['noLostAckedWrites', 'noRetriedRealAnswers', 'attemptBudgetKept', 'deadlineKept', 'replicatedSegmentsAvailable']);
+    expect(rows.verdict).toBe('ok');
+    // an outage that lasts: the snapshot changes at once, without waiting for more events
+    listener.onClusterView(view(9_000, { violations: 1, examples: ['segment 4 (awaitingPromotion) from 2000 ms for 7000 ms so far'] }));
+    const bad = selectInvariantRows(store.getState().snapshot.invariants);
+    expect(bad.verdict).toBe('violated');
+    expect(bad.rows.find((r) => r.name === 'replicatedSegmentsAvailable')).toMatchObject({ verdict: 'violated', violations: 1 });
+    expect(store.getState().snapshot.invariants?.checks.find((c) => c.name === 'replicatedSegmentsAvailable')?.detail).toMatch(/segment 4 \(awaitingPromotion\) from 2000 ms for 7000 ms so far/);
+    // a new session starts clean
+    store.getState().resetTelemetry();
+    store.getState().ingestEvents(ops);
+    store.getState().publish();
+    expect(selectInvariantRows(store.getState().snapshot.invariants).rows).toHaveLength(4);
   });
 });

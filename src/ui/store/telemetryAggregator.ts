@@ -78,6 +78,8 @@ export class TelemetryAggregator {
   private readonly log = new Ring<LoggedEvent>(LOG_CAPACITY);
   private readonly affected = new Set<number>();
   private checker: InvariantChecker;
+  /** the live control worker's last availability report (null until one arrives, and after a reset) */
+  private availability: { readonly violations: number; readonly examples: readonly string[] } | null = null;
   private readonly totals = zeroTotals();
   private publishes = 0;
   /** fault markers, oldest first (replaced, never mutated, when a fault arrives) */
@@ -92,6 +94,18 @@ export class TelemetryAggregator {
     this.ring = new BucketRing(options.buckets ?? WINDOW_BUCKETS);
     this.checking = options.checkInvariants ?? true;
     this.checker = new InvariantChecker(config, options.onViolation);
+  }
+
+  /**
+   * The availability rule's latest report from the live control worker (it
+   * holds the cluster's truth); the invariants list it from the next snapshot
+   * on. Returns whether it changed.
+   */
+  reportAvailability(report: { readonly violations: number; readonly examples: readonly string[] }): boolean {
+    const prev = this.availability;
+    this.availability = report;
+    this.checker.reportAvailability(report);
+    return prev === null || prev.violations !== report.violations || prev.examples.join('\n') !== report.examples.join('\n');
   }
 
   /** events folded in so far this session */
@@ -109,6 +123,7 @@ export class TelemetryAggregator {
     this.log.clear();
     this.affected.clear();
     this.checker = new InvariantChecker(this.config, this.options.onViolation);
+    this.availability = null;
     Object.assign(this.totals, zeroTotals());
     this.faults = [];
   }

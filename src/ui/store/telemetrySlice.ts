@@ -37,6 +37,8 @@ export interface TelemetrySlice {
   showFrame(snapshot: TelemetrySnapshot, faults: readonly FaultMarker[], cluster: ClusterView | null, client: ClientView | null): void;
   /** the live session's final-state check (key → version the cluster holds, for writes acknowledged up to `asOfMs`) */
   checkFinalData(asOfMs: number, versions: ReadonlyMap<string, number>): void;
+  /** a cluster view's availability report (the live control worker watches that invariant): listed from now on */
+  reportAvailability(view: ClusterView): void;
 }
 
 export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => {
@@ -71,6 +73,10 @@ export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => 
     checkFinalData: (asOfMs, versions) => {
       aggregator.checkFinalData(asOfMs, versions);
       set({ snapshot: aggregator.snapshot(undefined, get().timeWindow === 'session'), pending: 0 });
+    },
+    reportAvailability: (view) => {
+      if (view.availability === undefined) return;
+      if (aggregator.reportAvailability(view.availability) && aggregator.events > 0) set({ snapshot: aggregator.snapshot(undefined, get().timeWindow === 'session'), pending: 0 });
     },
     showFrame: (snapshot, faults, cluster, client) => {
       // the same markers keep their identity (every panel reads them: a new array would redraw them all at once)

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { KvStatus } from '../../domain/status';
+import { promotionBoundMs } from '../../sim/availabilityRule';
 import { LiveCluster, type AckedWrite } from './testkit/liveCluster';
 
 const DETECTION_MS = 3_500 + 2 * 500 + 500;
@@ -217,6 +218,23 @@ describe('issue 11 regressions on the live protocol', () => {
     c.run(DETECTION_MS);
     for (const s of [0, 3, 6]) expect(c.control.state.segment(s).owner).toBe(1);
     for (const k of keys) expect(c.ask(1, 'get', k)).toMatchObject({ status: KvStatus.Ok, value: 'after-return' });
+  });
+
+  it('the control worker’s availability watch sees a crash on the control plane’s events, and reports what the checker does', () => {
+    const c = new LiveCluster({ segments: 9 });
+    const bound = promotionBoundMs(c.config);
+    c.kill(0);
+    c.run(100);
+    // node 0's segments await the promotion of their up replica: were it never to come, each would be a violation
+    const never = c.availability.watch.reportAt(c.sched.now() + bound + 1);
+    expect(never.violations).toBe(3);
+    expect(never.examples[0]).toMatch(/^segment 0 \(awaitingPromotion\) from \d+ ms for \d+ ms so far$/);
+    // the detector promotes within the bound
+    c.run(DETECTION_MS);
+    for (const s of [0, 3, 6]) expect(c.control.state.segment(s).owner).toBe(1);
+    expect(c.availability.watch.reportAt(c.sched.now())).toEqual({ violations: 0, examples: [] });
+    const row = c.checker.report().checks.find((x) => x.name === 'replicatedSegmentsAvailable');
+    expect(row).toMatchObject({ ok: true, violations: 0 });
   });
 
   it('fix 3: a scale-out while a node is down but not yet declared dead migrates at once and re-plans after the detection', () => {

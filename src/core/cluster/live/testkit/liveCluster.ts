@@ -10,6 +10,7 @@ import type { DataReply, DataRequest, NodeReply, OpKind } from '../../../domain/
 import { segmentOf } from '../../../domain/segment';
 import { DEFAULT_CLIENT_CONFIG } from '../../../client/config';
 import { KvStatus } from '../../../domain/status';
+import { AvailabilitySink } from '../../../sim/availabilityRule';
 import { InvariantChecker, type InvariantReport } from '../../../sim/invariants';
 import { Recorder } from '../../../sim/testkit/recorder';
 import { teeSink } from '../../../telemetry/events';
@@ -40,6 +41,8 @@ export class LiveCluster {
   readonly control: LiveControl;
   /** the invariant checker the headless runs use, fed this cluster's events, its operations and its truth */
   readonly checker = new InvariantChecker(() => DEFAULT_CLIENT_CONFIG);
+  /** the availability rule as the control worker watches it: teed into the control plane's telemetry */
+  readonly availability: AvailabilitySink;
   readonly nodes = new Map<NodeId, LiveNodeShell>();
   /** one-way latency per link, ms (default 1) */
   latency: (from: End, to: End) => number = () => 1;
@@ -55,10 +58,12 @@ export class LiveCluster {
   constructor(config: Partial<ClusterConfig> = {}, seed = 1) {
     this.config = { ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 8, replicas: 1, ...config };
     this.linkRng = Rng.seeded(seed).stream(1_000);
-    this.control = new LiveControl(this.config, seed, this.sched, teeSink([this.rec, this.checker]), {
+    let availability: AvailabilitySink | null = null;
+    this.control = new LiveControl(this.config, seed, this.sched, teeSink([this.rec, this.checker, { emit: (e) => availability?.emit(e) }]), {
       toNode: (node, msg) => this.deliver('c', node, () => this.nodes.get(node)?.fromControl(msg)),
       clusterView: () => undefined,
     });
+    this.availability = availability = new AvailabilitySink(this.control.state);
     this.checker.watchCluster(this.control.state);
     this.control.start();
     for (let id = 0; id < this.config.nodes; id++) this.spawn(id);
