@@ -1,17 +1,22 @@
 /**
  * The real ZarisClient on real time, driven by the workload generator, talking
  * to node workers over direct MessagePorts (never through the main thread).
- * Its telemetry leaves in columnar batches about once per frame.
+ * Its telemetry leaves in columnar batches about once per frame. The
+ * ambiguous-write audit runs here too: the client's operations held against
+ * the nodes' apply notices (which arrive on the same ports), its report sent
+ * to the page a few times per second.
  */
 import * as Comlink from 'comlink';
 import type { ClientConfig } from '../src/core/client/config';
 import { ZarisClient } from '../src/core/client/ZarisClient';
 import { clientViewOf } from '../src/core/cluster/views';
 import { Rng } from '../src/core/rng';
+import { ApplyTracker } from '../src/core/sim/applyTracker';
 import { Workload } from '../src/core/sim/workload';
 import type { WorkloadConfig } from '../src/core/sim/workloadConfig';
 import { PortTransport } from '../src/platform/portTransport';
 import { RealScheduler } from '../src/platform/realScheduler';
+import { teeSink } from '../src/core/telemetry/events';
 import { TelemetryBatcher } from '../src/platform/telemetryBatcher';
 import type { TelemetryMessage } from '../src/platform/workerProtocol';
 
@@ -22,6 +27,9 @@ interface Session {
   readonly batcher: TelemetryBatcher;
   readonly telemetry: MessagePort;
   readonly rng: Rng;
+  readonly audit: ApplyTracker;
+  /** the counts of the last report sent (a report goes only when one changed) */
+  auditSent: string;
   workloadConfig: WorkloadConfig;
   workload: Workload | null;
   viewTimer: ReturnType<typeof setInterval>;
@@ -46,7 +54,9 @@ const api = {
     const scheduler = new RealScheduler(init.originMs - performance.timeOrigin);
     const transport = new PortTransport();
     const batcher = new TelemetryBatcher(telemetry, 16);
-    const client = new ZarisClient({ scheduler, transport, seedNodes: init.nodes, segmentCount: init.segments, config: init.config, sink: batcher });
+    const audit = new ApplyTracker();
+    transport.onApplied = (op) => audit.onApply(op);
+    const client = new ZarisClient({ scheduler, transport, seedNodes: init.nodes, segmentCount: init.segments, config: init.config, sink: teeSink([batcher, audit]) });
     const s: Session = {
       client,
       transport,
@@ -54,9 +64,14 @@ const api = {
       batcher,
       telemetry,
       rng: Rng.seeded(init.seed),
+      audit,
+      auditSent: '',
       workloadConfig: init.workload,
       workload: null,
-      viewTimer: setInterval(() => publishView(false), 100),
+      viewTimer: setInterval(() => {
+        publishView(false);
+        publishAudit();
+      }, 100),
       lastEpoch: -1,
     };
     session = s;
@@ -80,6 +95,7 @@ const api = {
         publishView(true);
         if (session !== s) return resolve(false);
         const w = new Workload(s.workloadConfig, s.client, s.scheduler, s.rng.stream(s.scheduler.now() | 0));
+        w.onCasConflict = (op, own) => s.audit.onCasConflict(op, own);
         s.workload = w;
         w.start();
         resolve(ok);
@@ -121,6 +137,18 @@ function publishView(force: boolean): void {
   if (!force && map.epoch === s.lastEpoch) return;
   s.lastEpoch = map.epoch;
   s.telemetry.postMessage({ kind: 'clientView', view: clientViewOf(map, s.scheduler.now()) } satisfies TelemetryMessage);
+}
+
+/** the audit's report, when its counts changed since the last one (and once at the start) */
+function publishAudit(): void {
+  const s = session;
+  if (s === null) return;
+  const report = s.audit.report();
+  const a = report.ambiguous;
+  const counts = [a.audited, a.total, report.duplicateApplies, a.casOwnWriteFound, a.casIncrementedAgain, a.lateAppliesUnmatched, a.list.length].join();
+  if (counts === s.auditSent) return;
+  s.auditSent = counts;
+  s.telemetry.postMessage({ kind: 'writeAudit', audit: report } satisfies TelemetryMessage);
 }
 
 export type ClientWorkerApi = typeof api;

@@ -15,7 +15,7 @@ import type { NodeReply } from '../src/core/domain/protocol';
 import { Rng } from '../src/core/rng';
 import { PortBatcher } from '../src/platform/portBatcher';
 import { RealScheduler } from '../src/platform/realScheduler';
-import type { ControlToNode, NodeAnswer, NodeCall, NodeToControl, PeerMessage } from '../src/platform/workerProtocol';
+import type { ControlToNode, NodeAnswer, NodeCall, NodeNotice, NodeToControl, PeerMessage } from '../src/platform/workerProtocol';
 
 let node: LiveNodeShell | null = null;
 let control: MessagePort | null = null;
@@ -25,7 +25,9 @@ let rng = Rng.seeded(0);
 const peers = new Map<number, MessagePort>();
 let heartbeat: ReturnType<typeof setInterval> | null = null;
 /** the answers of one task go to a client as one message */
-const answers = new PortBatcher<NodeAnswer>();
+const answers = new PortBatcher<NodeAnswer | NodeNotice>();
+/** the client's connection (the playground has one client worker): apply notices go there */
+let clientPort: MessagePort | null = null;
 
 function now(): number {
   return performance.now();
@@ -59,6 +61,10 @@ const api = {
         return port !== undefined;
       },
       toControl: (msg: NodeToControl) => control?.postMessage(msg),
+      // the audit's ground truth: sent at the apply, ahead of the answer, and never dropped by a link fault
+      applied: (op) => {
+        if (clientPort !== null) answers.post(clientPort, { applied: op });
+      },
     });
     control.onmessage = (ev: MessageEvent<ControlToNode>) => node?.fromControl(ev.data);
     const beat = (): void => {
@@ -75,6 +81,7 @@ const api = {
   },
   /** a client connection */
   addClient(port: MessagePort): void {
+    clientPort = port;
     port.onmessage = (ev: MessageEvent<readonly NodeCall[]>) => {
       const n = node;
       if (n === null || requestLost(n.link, now())) return; // partition 'in': the requests never arrive

@@ -4,7 +4,7 @@ import type { NodeRequest } from '../core/domain/protocol';
 import { TransportErrorCode } from '../core/domain/status';
 import { DeadlineTimers } from './deadlineTimers';
 import { PortBatcher } from './portBatcher';
-import type { NodeAnswer, NodeCall } from './workerProtocol';
+import type { NodeAnswer, NodeCall, NodeNotice } from './workerProtocol';
 
 interface Pending {
   readonly node: NodeId;
@@ -21,9 +21,12 @@ const TIMEOUT = (): TransportOutcome => ({ ok: false, error: new TransportFailur
  * NodeUnavailable. A hung node simply never answers (Timeout). Request
  * timeouts share one real timer ({@link DeadlineTimers}), not one each, and
  * the calls of one task go to a node as one message ({@link PortBatcher};
- * the node answers the same way).
+ * the node answers the same way). A node's apply notices arrive on the same
+ * port and go to `onApplied` (the audit), never to the client.
  */
 export class PortTransport implements Transport {
+  /** called with the op id of every write a node reports it applied */
+  onApplied: ((op: number) => void) | null = null;
   private readonly links = new Map<NodeId, MessagePort>();
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -46,8 +49,11 @@ export class PortTransport implements Transport {
       this.outbox.drop(old);
       old.close();
     }
-    port.onmessage = (ev: MessageEvent<readonly NodeAnswer[]>) => {
-      for (const a of ev.data) this.answer(a);
+    port.onmessage = (ev: MessageEvent<readonly (NodeAnswer | NodeNotice)[]>) => {
+      for (const a of ev.data) {
+        if ('applied' in a) this.onApplied?.(a.applied);
+        else this.answer(a);
+      }
     };
     this.links.set(node, port);
   }

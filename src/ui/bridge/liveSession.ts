@@ -62,6 +62,7 @@ export class LiveSession implements PlaygroundControls {
       if (m.kind === 'batch') this.listener.onBatch(m.batch);
       else if (m.kind === 'clusterView') this.listener.onClusterView(m.view);
       else if (m.kind === 'clientView') this.listener.onClientView(m.view);
+      else if (m.kind === 'writeAudit') this.listener.onWriteAudit(m.audit);
       else this.listener.onError(m.message);
     };
     this.telemetryPorts.push(ch.port1);

@@ -22,8 +22,8 @@ export interface SessionListener {
   onError(message: string): void;
   /** the cluster's data (key → version held) for the final-state check of writes acknowledged up to `asOfMs` (live, on Pause) */
   onClusterVersions?(asOfMs: number, versions: ReadonlyMap<string, number>): void;
-  /** the engine's ambiguous-write audit (replay only: the engine knows every apply) */
-  onWriteAudit?(audit: WriteAuditReport): void;
+  /** the ambiguous-write audit: the engine's (replay), or the live client worker's against the nodes' apply notices */
+  onWriteAudit(audit: WriteAuditReport): void;
 }
 
 /** What the UI can ask of a running playground session. */

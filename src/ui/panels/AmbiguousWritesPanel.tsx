@@ -6,7 +6,7 @@ import { ChartFrame } from './chart/ChartFrame';
 const CAPTION =
   'Writes whose outcome the client could not know: applied although the caller heard of a failure, applied twice, or a Conflict caused by the write’s own earlier attempt after a lost acknowledgement (retries are at-least-once). ifMatchVersion turns a repeated write into Conflict — re-read, and finding your own value means done; ifAbsent turns it into Conflict = “already done”; an unconditional put simply lands twice.';
 
-/** the ambiguous-write audit: the engine's applies held against the answers, with op ids */
+/** the ambiguous-write audit: the cluster's applies (the engine's, or the live nodes' apply notices) held against the answers, with op ids */
 export function AmbiguousWritesPanel() {
   const audit = useDashboard((s) => s.writeAudit);
   const view = useMemo(() => selectAuditView(audit), [audit]);
@@ -17,7 +17,7 @@ export function AmbiguousWritesPanel() {
       hint={CAPTION}
       aside={view.state === 'some' ? <span className="badge expected">{view.total} ambiguous</span> : view.state === 'none' ? <span className="badge ok">none</span> : null}
       empty={view.state === 'unknown'}
-      emptyText="Live nodes do not report applies: save the session and open it in Replay (the engine knows every apply)."
+      emptyText="No apply reports yet. (A real Redis Cluster's servers never report applies: on that engine, writes whose outcome the client could not know cannot be named.)"
     >
       <ul className="invariants" aria-label="ambiguous writes">
         <li className="inv">

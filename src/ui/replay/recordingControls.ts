@@ -64,5 +64,6 @@ export function recordingListener(inner: SessionListener, rec: SessionRecording)
     onClientView: (v) => inner.onClientView(v),
     onError: (m) => inner.onError(m),
     onClusterVersions: (asOfMs, versions) => inner.onClusterVersions?.(asOfMs, versions),
+    onWriteAudit: (audit) => inner.onWriteAudit(audit),
   };
 }

@@ -118,6 +118,7 @@ export class ReplayController {
       onBatch: (b) => this.feed.ingestBatch(b),
       onClusterView: (v) => d().setClusterView(v),
       onClientView: (v) => d().setClientView(v),
+      onWriteAudit: () => undefined, // a replay's audit comes with each frame, at its cursor (onFrame)
       onStatus: (status) => this.onStatus(status),
       onProgress: (f) => {
         const run = this.ui.getState().run;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApplyTracker } from '../../core/sim/applyTracker';
 import { findPreset } from '../../core/sim/presets';
 import { runScenario } from '../../core/sim/runScenario';
 import { loadScenario, type Scenario } from '../../core/sim/scenario';
@@ -128,7 +129,8 @@ describe('session recording (live → scenario)', () => {
       dispose: () => void calls.push('dispose'),
     };
     const got: number[] = [];
-    const sink: SessionListener = { onBatch: (b) => got.push(b.n), onClusterView: () => {}, onClientView: () => {}, onError: () => {} };
+    const audits: number[] = [];
+    const sink: SessionListener = { onBatch: (b) => got.push(b.n), onClusterView: () => {}, onClientView: () => {}, onError: () => {}, onWriteAudit: (a) => audits.push(a.ambiguous.audited) };
     const rec = new SessionRecording(preset('steady'));
     const controls = recordingControls(inner, rec);
     const listener = recordingListener(sink, rec);
@@ -140,6 +142,9 @@ describe('session recording (live → scenario)', () => {
     expect(got).toEqual([events.length]);
     expect(rec.recordedFaults).toEqual([{ atMs: 3050, action: 'failover', node: 2 }]);
     expect(rec.lastT).toBe(3111);
+    // the live client worker's ambiguous-write audit passes through to the page
+    listener.onWriteAudit(new ApplyTracker().report());
+    expect(audits).toEqual([0]);
     await controls.loadScenario(preset('failover'));
     expect(rec.recordedFaults).toEqual([]);
     await controls.start();

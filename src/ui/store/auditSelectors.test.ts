@@ -40,7 +40,7 @@ describe('selectAuditView', () => {
 
   it('reaches the store through the session listener and is cleared with the session', () => {
     const store = createDashboardStore();
-    createStoreListener(store).onWriteAudit?.(audit());
+    createStoreListener(store).onWriteAudit(audit());
     expect(store.getState().writeAudit?.ambiguous.total).toBe(2);
     store.getState().resetCluster();
     expect(store.getState().writeAudit).toBeNull();

@@ -32,6 +32,7 @@ function drive(scenario: Scenario, ms: number, stepMs = 100) {
         listener.onClientView(v);
       },
       onError: (m) => listener.onError(m),
+      onWriteAudit: (a) => listener.onWriteAudit(a),
     },
     { now: () => clock, maxSliceMs: stepMs },
   );

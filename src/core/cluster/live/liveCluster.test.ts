@@ -265,3 +265,23 @@ describe('Unavailable from a node that knows the owner is gone', () => {
     expect(c.ask(1, 'put', key, 'b')).toMatchObject({ status: KvStatus.Ok, version: 2 });
   });
 });
+
+describe('the ambiguous-write audit on the live protocol (as the client worker runs it)', () => {
+  it('a write applied under a lost acknowledgement is named with its op id; an acknowledged one is not', () => {
+    const c = new LiveCluster({ segments: 9 });
+    const key = c.keyIn(0); // owner 0
+    const okOp = c.send(0, 'put', key, 'first');
+    c.run(50);
+    c.fault({ action: 'lostAck', node: 0, probability: 1, durationMs: 500 });
+    const lostOp = c.send(0, 'put', key, 'second');
+    c.run(1_100); // the reply never comes: the operation ends in Timeout after 1 s
+    const r = c.audit.report();
+    expect(r.ambiguous.audited).toBe(2);
+    expect(r.ambiguous.total).toBe(1);
+    expect(r.ambiguous.byCase.appliedReportedFailed).toBe(1);
+    expect(r.ambiguous.list).toEqual([expect.objectContaining({ op: lostOp, case: 'appliedReportedFailed', key, applies: 1, outcome: 'Timeout' })]);
+    expect(r.ambiguous.list.some((w) => w.op === okOp)).toBe(false);
+    // the write did land: the cluster holds its version although the caller heard Timeout
+    expect(c.ask(0, 'get', key)).toMatchObject({ status: KvStatus.Ok, value: 'second', version: 2 });
+  });
+});

@@ -33,10 +33,12 @@ describe('LiveNode (pure)', () => {
     const n = owner0();
     n.request(put, 7, 10);
     const out = n.ready();
-    expect(out.map((o) => o.kind)).toEqual(['timer', 'peer', 'timer']);
-    const rep = out[1];
+    // the apply notice (for the audit) first: the write is applied here before it is acknowledged
+    expect(out.map((o) => o.kind)).toEqual(['applied', 'timer', 'peer', 'timer']);
+    expect(out[0]).toEqual({ kind: 'applied', op: 1 });
+    const rep = out[2];
     expect(rep).toMatchObject({ kind: 'peer', peer: 1, msg: { kind: 'rep', segment: 0, key: 'k', entry: { value: 'v', version: 1 } } });
-    expect(out[2]).toMatchObject({ afterMs: REPLICATION_TIMEOUT_MS });
+    expect(out[3]).toMatchObject({ afterMs: REPLICATION_TIMEOUT_MS });
     const id = rep?.kind === 'peer' && rep.msg.kind === 'rep' ? rep.msg.id : -1;
     n.fromPeer(1, { kind: 'repAck', id }, 12);
     const acked = n.ready();

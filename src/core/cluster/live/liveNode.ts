@@ -35,7 +35,14 @@ export type NodeOutput =
   | { readonly kind: 'control'; readonly msg: NodeToControl }
   /** the answer to the request the shell tagged `replyTo` */
   | { readonly kind: 'reply'; readonly replyTo: number; readonly reply: NodeReply }
-  | { readonly kind: 'timer'; readonly afterMs: number; readonly timer: NodeTimer };
+  | { readonly kind: 'timer'; readonly afterMs: number; readonly timer: NodeTimer }
+  /**
+   * this node (the owner) applied operation `op`'s write — a notice for the
+   * ambiguous-write audit's ground truth, as the simulation's data path
+   * reports each apply; the client library never sees it (it is not an
+   * answer, and a lost or garbled answer does not lose it)
+   */
+  | { readonly kind: 'applied'; readonly op: number };
 
 /** a committed write waiting for its replicas' acks and its disk batch before it is acknowledged */
 interface PendingAck {
@@ -124,6 +131,7 @@ export class LiveNode {
     if (req.type === 'map') return this.reply(replyTo, this.core.mapReply());
     const { reply, replicate } = this.core.serve(req);
     if (replicate === null) return this.reply(replyTo, reply);
+    this.outbox.push({ kind: 'applied', op: req.op });
     this.commit(replicate, { waiting: replicate.replicas.length + 1, seq: 0, replyTo, reply });
   }
 
@@ -290,6 +298,8 @@ export interface LiveNodeLinks {
   /** posts to a peer node; false when there is no link to it */
   toPeer(peer: NodeId, msg: PeerMessage): boolean;
   toControl(msg: NodeToControl): void;
+  /** this node applied operation `op`'s write (the audit's notice; see {@link NodeOutput}) */
+  applied?(op: number): void;
 }
 
 type Respond = (reply: NodeReply) => void;
@@ -362,6 +372,8 @@ export class LiveNodeShell {
         this.responders.delete(o.replyTo);
         return respond?.(o.reply);
       }
+      case 'applied':
+        return this.links.applied?.(o.op);
       case 'timer':
         this.scheduler.setTimer(o.afterMs, () => {
           this.node.fire(o.timer, this.scheduler.now());

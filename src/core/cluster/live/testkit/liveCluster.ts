@@ -9,11 +9,12 @@ import type { NodeId } from '../../../domain/clusterMap';
 import type { DataReply, DataRequest, NodeReply, OpKind } from '../../../domain/protocol';
 import { segmentOf } from '../../../domain/segment';
 import { DEFAULT_CLIENT_CONFIG } from '../../../client/config';
-import { KvStatus } from '../../../domain/status';
+import { KvStatus, TransportErrorCode } from '../../../domain/status';
+import { ApplyTracker } from '../../../sim/applyTracker';
 import { AvailabilitySink } from '../../../sim/availabilityRule';
 import { InvariantChecker, type InvariantReport } from '../../../sim/invariants';
 import { Recorder } from '../../../sim/testkit/recorder';
-import { teeSink } from '../../../telemetry/events';
+import { teeSink, type OpEndEvent } from '../../../telemetry/events';
 import { VirtualScheduler } from '../../../time/virtualScheduler';
 import { DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from '../../clusterConfig';
 import { replyFate, requestLost } from '../../linkFaults';
@@ -43,6 +44,8 @@ export class LiveCluster {
   readonly checker = new InvariantChecker(() => DEFAULT_CLIENT_CONFIG);
   /** the availability rule as the control worker watches it: teed into the control plane's telemetry */
   readonly availability: AvailabilitySink;
+  /** the ambiguous-write audit as the client worker runs it: these operations against the nodes' apply notices */
+  readonly audit = new ApplyTracker();
   readonly nodes = new Map<NodeId, LiveNodeShell>();
   /** one-way latency per link, ms (default 1) */
   latency: (from: End, to: End) => number = () => 1;
@@ -92,6 +95,10 @@ export class LiveCluster {
       toControl: (msg) => {
         if (alive()) this.deliver(id, 'c', () => this.control.fromNode(id, msg));
       },
+      // on the client link, ahead of the answer (as the node worker posts it); no link fault drops it
+      applied: (op) => {
+        if (alive()) this.deliver(id, 'k', () => this.audit.onApply(op));
+      },
     });
     this.nodes.set(id, node);
     const beat = (): void => {
@@ -137,12 +144,26 @@ export class LiveCluster {
     return segmentOf(key, this.config.segments);
   }
 
-  /** sends one data request to `node`; `onReply` gets the answer (never, if the node is dead or hung) */
-  send(node: NodeId, kind: OpKind, key: string, value?: string, onReply?: (r: DataReply) => void): number {
+  /**
+   * sends one data request to `node`; `onReply` gets the answer (never, if
+   * the node is dead or hung). With no answer within `timeoutMs` the
+   * operation ends in Timeout, as the client's would (its checker and audit see that end).
+   */
+  send(node: NodeId, kind: OpKind, key: string, value?: string, onReply?: (r: DataReply) => void, timeoutMs = 1_000): number {
     const op = this.nextOp++;
     const req: DataRequest = { type: 'data', kind, key, segment: this.segment(key), value, epoch: 0, op };
     const t0 = this.sched.now();
-    this.checker.emit({ t: t0, type: 'op.start', op, kind, key, segment: req.segment, deadline: null, budget: 1 });
+    const start = { t: t0, type: 'op.start', op, kind, key, segment: req.segment, deadline: null, budget: 1 } as const;
+    this.checker.emit(start);
+    this.audit.emit(start);
+    let ended = false;
+    const end = (e: OpEndEvent): void => {
+      if (ended) return;
+      ended = true;
+      this.checker.emit(e);
+      this.audit.emit(e);
+    };
+    this.sched.setTimer(timeoutMs, () => end({ t: this.sched.now(), type: 'op.end', op, error: TransportErrorCode.Timeout, attempts: 1, latencyMs: this.sched.now() - t0, reason: 'attemptsExhausted' }));
     this.deliver('k', node, () => {
       const n = this.nodes.get(node);
       // the node worker's shell: link faults on the client link (linkFaults.ts), seeded
@@ -159,11 +180,12 @@ export class LiveCluster {
         this.deliver(node, 'k', () => {
           const r = reply as DataReply;
           const t = this.sched.now();
+          if (ended) return; // timed out already: the client no longer listens
           if (kind !== 'get' && r.status === 'Ok' && r.version !== undefined) {
             this.acked.push({ op, key, value, version: r.version, node, t });
           }
           const real = r.status === KvStatus.Ok || r.status === KvStatus.NotFound || r.status === KvStatus.Conflict;
-          this.checker.emit({
+          end({
             t,
             type: 'op.end',
             op,
