@@ -200,6 +200,17 @@ describe('TimerQueue (the calendar: order never depends on the bucket width)', (
     expect(out.slice(1).every(([t, a], i) => t === 5 && a === i)).toBe(true);
   });
 
+  it('an empty queue peeks Infinity and pops null, before and after use', () => {
+    const q = new TimerQueue();
+    expect(q.peekTime()).toBe(Infinity);
+    expect(q.pop()).toBeNull();
+    q.push(2, () => {}, 'x');
+    q.pop();
+    expect(q.pop()).toBeNull();
+    expect(q.poppedArg).toBeUndefined();
+    expect(q.length).toBe(0);
+  });
+
   it('timers pushed below the current bucket (after a peek moved it ahead) still come first', () => {
     const q = new TimerQueue();
     for (let i = 0; i < 100; i++) q.push(1000 + i, () => {}, i);

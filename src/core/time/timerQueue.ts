@@ -123,9 +123,13 @@ export class TimerQueue {
 
   /**
    * removes the earliest entry; returns its callback (null when it was
-   * cancelled) and leaves its argument in {@link poppedArg}
+   * cancelled, or when the queue is empty) and leaves its argument in {@link poppedArg}
    */
   pop(): TimerCallback | null {
+    if (this.size === 0) {
+      this.poppedArg = undefined;
+      return null;
+    }
     const top = this.minSlot >= 0 ? this.minSlot : this.findMin();
     this.minSlot = -1;
     // the earliest timer heads its bucket's list
@@ -281,7 +285,7 @@ export class TimerQueue {
  * timers (`sorted` slots in time order), gaps over twice the mean left out;
  * 0 when they all share one time (no information: keep the width).
  */
-export function learntWidth(sorted: readonly number[], times: Float64Array): number {
+function learntWidth(sorted: readonly number[], times: Float64Array): number {
   const k = Math.min(sorted.length, SAMPLE);
   if (k < 2) return 0;
   const first = times[sorted[0] as number] as number;
