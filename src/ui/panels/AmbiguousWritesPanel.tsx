@@ -17,7 +17,7 @@ export function AmbiguousWritesPanel() {
       hint={CAPTION}
       aside={view.state === 'some' ? <span className="badge expected">{view.total} ambiguous</span> : view.state === 'none' ? <span className="badge ok">none</span> : null}
       empty={view.state === 'unknown'}
-      emptyText="No apply reports yet. (A real Redis Cluster's servers never report applies: on that engine, writes whose outcome the client could not know cannot be named.)"
+      emptyText="No apply reports. The simulated cluster's nodes report every apply from the start; a real Redis Cluster's servers report none, so on that engine writes whose outcome the client could not know cannot be named."
     >
       <ul className="invariants" aria-label="ambiguous writes">
         <li className="inv">
