@@ -30,12 +30,15 @@ const api = {
     const batcher = new TelemetryBatcher(telemetry, 50);
     const nodes = new Map<number, MessagePort>();
     // only this worker holds the cluster's truth: it watches the availability invariant and sends its report with each view
-    let availability: AvailabilitySink | null = null;
-    const live = new LiveControl(config, seed, scheduler, teeSink([batcher, { emit: (e) => availability?.emit(e) }]), {
+    const availability = new AvailabilitySink();
+    const live = new LiveControl(config, seed, scheduler, teeSink([batcher, availability]), {
       toNode: (node, msg: ControlToNode) => nodes.get(node)?.postMessage(msg),
-      clusterView: (view) => telemetry.postMessage({ kind: 'clusterView', view: availability === null ? view : { ...view, availability: availability.watch.reportAt(view.t) } } satisfies TelemetryMessage),
+      clusterView: (view) => {
+        const report = availability.reportAt(view.t);
+        telemetry.postMessage({ kind: 'clusterView', view: report === null ? view : { ...view, availability: report } } satisfies TelemetryMessage);
+      },
     });
-    availability = new AvailabilitySink(live.state);
+    availability.watchCluster(live.state);
     session = { live, batcher, nodes };
     batcher.start();
     live.start();

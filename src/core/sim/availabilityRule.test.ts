@@ -119,11 +119,12 @@ describe('the rule while a run goes on (reportAt: the live playground)', () => {
 
   it('AvailabilitySink re-evaluates at fault and topology events only', () => {
     const st = new ControlState(config);
-    const sink = new AvailabilitySink(st);
+    const sink = new AvailabilitySink();
+    sink.watchCluster(st);
     st.node(0).status = 'down';
     sink.emit({ t: 10, type: 'refresh.start', reason: 'Moved' } as never);
-    expect(sink.watch.reportAt(10 + bound + 1).violations).toBe(0);
+    expect(sink.reportAt(10 + bound + 1)?.violations).toBe(0);
     sink.emit({ t: 20, type: 'fault', action: 'failover', node: 0, segments: [0] } as never);
-    expect(sink.watch.reportAt(20 + bound + 1).violations).toBe(1);
+    expect(sink.reportAt(20 + bound + 1)?.violations).toBe(1);
   });
 });

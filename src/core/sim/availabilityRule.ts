@@ -146,19 +146,26 @@ export class AvailabilityWatch {
 
 /**
  * The rule watched from a shell's own event stream: the watch re-evaluates
- * at every fault and topology event, as the invariant checker does (the live
- * control worker tees its telemetry into one, since only it holds the
- * cluster's truth, and sends {@link AvailabilityWatch.reportAt} with each
- * cluster view).
+ * at every fault and topology event, as the invariant checker does. The live
+ * control worker tees its control plane's telemetry into one (only it holds
+ * the cluster's truth) and sends {@link reportAt} with each cluster view; the
+ * sink is made before the control plane, so it is handed the state after
+ * (events before that are ignored: nothing can be at risk before the first).
  */
 export class AvailabilitySink implements TelemetrySink {
-  readonly watch: AvailabilityWatch;
+  private watch: AvailabilityWatch | null = null;
 
-  constructor(state: ControlState) {
+  /** watches `state` from now on */
+  watchCluster(state: ControlState): void {
     this.watch = new AvailabilityWatch(state);
   }
 
   emit(e: ZarisEvent): void {
-    if (e.type === 'fault' || e.type === 'topology') this.watch.observe(e.t);
+    if (e.type === 'fault' || e.type === 'topology') this.watch?.observe(e.t);
+  }
+
+  /** {@link AvailabilityWatch.reportAt}; null before a cluster is watched */
+  reportAt(t: number): AvailabilityReport | null {
+    return this.watch?.reportAt(t) ?? null;
   }
 }

@@ -43,7 +43,7 @@ export class LiveCluster {
   /** the invariant checker the headless runs use, fed this cluster's events, its operations and its truth */
   readonly checker = new InvariantChecker(() => DEFAULT_CLIENT_CONFIG);
   /** the availability rule as the control worker watches it: teed into the control plane's telemetry */
-  readonly availability: AvailabilitySink;
+  readonly availability = new AvailabilitySink();
   /** the ambiguous-write audit as the client worker runs it: these operations against the nodes' apply notices */
   readonly audit = new ApplyTracker();
   readonly nodes = new Map<NodeId, LiveNodeShell>();
@@ -61,12 +61,11 @@ export class LiveCluster {
   constructor(config: Partial<ClusterConfig> = {}, seed = 1) {
     this.config = { ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 8, replicas: 1, ...config };
     this.linkRng = Rng.seeded(seed).stream(1_000);
-    let availability: AvailabilitySink | null = null;
-    this.control = new LiveControl(this.config, seed, this.sched, teeSink([this.rec, this.checker, { emit: (e) => availability?.emit(e) }]), {
+    this.control = new LiveControl(this.config, seed, this.sched, teeSink([this.rec, this.checker, this.availability]), {
       toNode: (node, msg) => this.deliver('c', node, () => this.nodes.get(node)?.fromControl(msg)),
       clusterView: () => undefined,
     });
-    this.availability = availability = new AvailabilitySink(this.control.state);
+    this.availability.watchCluster(this.control.state);
     this.checker.watchCluster(this.control.state);
     this.control.start();
     for (let id = 0; id < this.config.nodes; id++) this.spawn(id);
