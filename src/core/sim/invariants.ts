@@ -199,10 +199,14 @@ export class InvariantChecker implements OpEventSink {
   /**
    * The availability rule's latest report from a watch that runs where the
    * cluster's truth is (the live control worker sends one with each cluster
-   * view); listed when this checker watches no cluster itself.
+   * view); listed when this checker watches no cluster itself. Returns
+   * whether it differs from the last one.
    */
-  reportAvailability(report: AvailabilityReport | null): void {
+  reportAvailability(report: AvailabilityReport | null): boolean {
+    const prev = this.availabilityElsewhere;
     this.availabilityElsewhere = report;
+    if (prev === null || report === null) return prev !== report;
+    return prev.violations !== report.violations || prev.examples.join('\n') !== report.examples.join('\n');
   }
 
   /** closes the availability episodes still open when the run ends at `t` */

@@ -78,8 +78,6 @@ export class TelemetryAggregator {
   private readonly log = new Ring<LoggedEvent>(LOG_CAPACITY);
   private readonly affected = new Set<number>();
   private checker: InvariantChecker;
-  /** the live control worker's last availability report (null until one arrives, and after a reset) */
-  private availability: { readonly violations: number; readonly examples: readonly string[] } | null = null;
   private readonly totals = zeroTotals();
   private publishes = 0;
   /** fault markers, oldest first (replaced, never mutated, when a fault arrives) */
@@ -102,10 +100,7 @@ export class TelemetryAggregator {
    * on. Returns whether it changed.
    */
   reportAvailability(report: { readonly violations: number; readonly examples: readonly string[] }): boolean {
-    const prev = this.availability;
-    this.availability = report;
-    this.checker.reportAvailability(report);
-    return prev === null || prev.violations !== report.violations || prev.examples.join('\n') !== report.examples.join('\n');
+    return this.checker.reportAvailability(report);
   }
 
   /** events folded in so far this session */
@@ -123,7 +118,6 @@ export class TelemetryAggregator {
     this.log.clear();
     this.affected.clear();
     this.checker = new InvariantChecker(this.config, this.options.onViolation);
-    this.availability = null;
     Object.assign(this.totals, zeroTotals());
     this.faults = [];
   }
