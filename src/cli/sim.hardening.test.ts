@@ -117,3 +117,68 @@ describe('every run progresses or is refused', () => {
     SLOW,
   );
 });
+
+describe('flags given twice and --events onto stdout', () => {
+  it(
+    'a value flag given twice is refused naming both values (the first was dropped silently)',
+    () => {
+      const f = file('twice.json', TINY);
+      const seed = sim([f, '--seed', '1', '--seed', '2']);
+      expect(seed.status).toBe(2);
+      expect(seed.stderr).toMatch(/^error: --seed is given twice \("1", then "2"\); give it once$/m);
+      const a = join(tmp, 'a.ndjson');
+      const events = sim([f, '--events', a, '--events', join(tmp, 'b.ndjson')]);
+      expect(events.status).toBe(2);
+      expect(events.stderr).toMatch(/^error: --events is given twice/m);
+      expect(existsSync(a)).toBe(false);
+      // a flag without a value stays a flag: --json twice is harmless
+      expect(sim([f, '--json', '--json']).status).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    '`--events -` and an empty --events are refused (no file named "-" appears)',
+    () => {
+      const f = file('dash.json', TINY);
+      const dash = sim([f, '--json', '--events', '-']);
+      expect(dash.status).toBe(2);
+      expect(dash.stderr).toMatch(/^error: --events - is not supported: stdout carries the summary/m);
+      expect(existsSync(join(ROOT, '-'))).toBe(false);
+      const empty = sim([f, '--events', '']);
+      expect(empty.status).toBe(2);
+      expect(empty.stderr).toMatch(/^error: --events needs a value$/m);
+    },
+    SLOW,
+  );
+
+  it(
+    '--json with --events naming stdout (/dev/stdout, or the file stdout goes to) is refused: stdout stays JSON',
+    () => {
+      const f = file('stdout.json', TINY);
+      const r = sim([f, '--json', '--events', '/dev/stdout']);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toEqual(['error: --events /dev/stdout is stdout, which carries the JSON summary with --json; name another file for the events']);
+    },
+    SLOW,
+  );
+});
+
+describe('the file is UTF-8', () => {
+  it(
+    'a Latin-1 or UTF-16 file is refused (a lenient decode put U+FFFD into the name)',
+    () => {
+      const latin1 = join(tmp, 'latin1.json');
+      writeFileSync(latin1, Buffer.from(JSON.stringify({ ...TINY, name: 'Zürich' }), 'latin1'));
+      const r = sim([latin1]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^ {2}- \(file\): not UTF-8 text \(an invalid byte on line 1\): save the file as UTF-8$/m);
+      const utf16 = join(tmp, 'utf16.json');
+      writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(TINY), 'utf16le')]));
+      expect(sim([utf16]).stderr).toMatch(/not UTF-8 text \(a UTF-16 byte-order mark\)/);
+      expect(sim([file('zurich.json', { ...TINY, name: 'Zürich 🚀' })]).status).toBe(0);
+    },
+    SLOW,
+  );
+});

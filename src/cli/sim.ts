@@ -7,7 +7,7 @@
  * summary (a table, or JSON with --json). Exit codes: 0 completed, 2 bad
  * input, 3 an invariant failed unexpectedly (with --strict).
  */
-import { closeSync, lstatSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../core/validation';
 import { findPreset, PRESET_IDS } from '../core/sim/presets';
@@ -42,16 +42,26 @@ function parseArgs(argv: readonly string[]): Args {
     if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`${name} must be a whole number in ${min}..${max}, got "${v}"`);
     return Number(v);
   };
+  // a value flag given twice is refused: the first value would be dropped silently (`--events a --events b` writes only b)
+  const given = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
       const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
+      if (v === undefined || v === '' || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
+      const before = given.get(a);
+      if (before !== undefined) throw new UsageError(`${a} is given twice ("${before}", then "${v}"); give it once`);
+      given.set(a, v);
       return v;
     };
     if (a === '--json') args.json = true;
     else if (a === '--strict') args.strict = true;
-    else if (a === '--events') args.events = value();
+    else if (a === '--events') {
+      const v = value();
+      // "-" would silently become a file named "-" in the working directory
+      if (v === '-') throw new UsageError('--events - is not supported: stdout carries the summary; name a file (./- for a file named "-")');
+      args.events = v;
+    }
     else if (a === '--engine') {
       const v = value();
       if (v !== 'sim' && v !== 'redis') throw new UsageError(`--engine must be one of sim, redis, got "${v}"`);
@@ -84,13 +94,25 @@ function parseArgs(argv: readonly string[]): Args {
 function load(target: string, env: NodeJS.ProcessEnv, engine: 'sim' | 'redis'): Scenario {
   const preset = findPreset(target);
   if (preset !== undefined) return loadScenario(preset.input, `preset ${target}`, env, engine);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(target, 'utf8');
+    bytes = readFileSync(target);
   } catch {
     throw new InputError(target, [{ path: '', message: `no such preset or readable file (presets: ${PRESET_IDS.join(', ')})` }]);
   }
-  return parseScenarioText(text, target, env, engine);
+  return parseScenarioText(decodeUtf8(bytes, target), target, env, engine);
+}
+
+/** the file as UTF-8 text; other bytes are refused (a lenient decode would put U+FFFD into names silently) */
+function decodeUtf8(bytes: Buffer, source: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    const lossy = bytes.toString('utf8');
+    const line = lossy.slice(0, lossy.indexOf('\uFFFD')).split('\n').length;
+    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+    throw new InputError(source, [{ path: '', message: `not UTF-8 text (${utf16 ? 'a UTF-16 byte-order mark' : `an invalid byte on line ${line}`}): save the file as UTF-8` }]);
+  }
 }
 
 /** a write to the --events file failed (full disk, I/O error): reported as one line, exit 2 */
@@ -108,6 +130,19 @@ function sameFile(a: string, b: string): boolean {
     return sa.dev === sb.dev && sa.ino === sb.ino;
   } catch {
     return resolve(a) === resolve(b);
+  }
+}
+
+/** `path` is the file stdout writes to (/dev/stdout, or the file stdout is redirected to); /dev/null takes both harmlessly */
+function isStdout(path: string): boolean {
+  try {
+    const out = fstatSync(1);
+    const p = statSync(path);
+    if (p.dev !== out.dev || p.ino !== out.ino) return false;
+    const nul = statSync('/dev/null');
+    return !(p.dev === nul.dev && p.ino === nul.ino);
+  } catch {
+    return false;
   }
 }
 
@@ -168,6 +203,10 @@ async function main(): Promise<number> {
   const events = args.events;
   if (events !== undefined && findPreset(args.target) === undefined && sameFile(events, args.target)) {
     process.stderr.write(`error: --events ${events} is the scenario file itself; name another file for the events\n`);
+    return 2;
+  }
+  if (events !== undefined && args.json && isStdout(events)) {
+    process.stderr.write(`error: --events ${events} is stdout, which carries the JSON summary with --json; name another file for the events\n`);
     return 2;
   }
   const est = estimateRun(scenario);
