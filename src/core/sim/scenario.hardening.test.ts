@@ -35,6 +35,15 @@ describe('duplicated keys and a byte-order mark', () => {
     expect(issues(() => parseScenarioText(text, 'f.json'))).toEqual(['workload.concurrency: the key "concurrency" appears twice in one object (line 2); give each setting once']);
   });
 
+  it('a syntax error is one line, with line and column for a position', () => {
+    // (newer Node versions name line and column themselves)
+    expect(issues(() => parseScenarioText('{"name":"h",\n  "seed":1,}', 'f.json'))).toEqual([expect.stringMatching(/^: not valid JSON: .* at position 24 \(line 2,? column 12\)$/)]);
+    const [comment] = issues(() => parseScenarioText('// a comment\n{}', 'f.json'));
+    expect(comment).toMatch(/^: not valid JSON: Unexpected token/);
+    expect(comment).not.toMatch(/\n/);
+    expect(comment).toContain('\\n');
+  });
+
   it('a UTF-8 byte-order mark is skipped (not "Unexpected token")', () => {
     expect(parseScenarioText(`\uFEFF${JSON.stringify(BASE)}`).name).toBe('h');
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BUG_TOGGLES, clientConfigInputSchema, bugTogglesSchema, mergeClientConfig, resolveClientConfig, type BugToggles, type ClientConfig } from '../client/config';
 import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, MAX_CLUSTER_NODES, type ClusterConfig } from '../cluster/clusterConfig';
 import { faultSpecSchema, type FaultSpec } from '../cluster/faults';
-import { findDuplicateKey } from '../jsonText';
+import { describeJsonSyntaxError, findDuplicateKey } from '../jsonText';
 import { InputError, issuesOf, type InputIssue } from '../validation';
 import { zeroTimeProblem } from './progress';
 import { isIdleWorkload, mergeWorkload, resolveWorkload, workloadSchema, type WorkloadConfig } from './workloadConfig';
@@ -196,7 +196,7 @@ export function parseScenarioText(text: string, source = 'scenario', env: Readon
   try {
     json = JSON.parse(body);
   } catch (e) {
-    throw new InputError(source, [{ path: '', message: `not valid JSON: ${(e as Error).message}` }]);
+    throw new InputError(source, [{ path: '', message: `not valid JSON: ${describeJsonSyntaxError(body, (e as Error).message)}` }]);
   }
   const dup = findDuplicateKey(body);
   if (dup !== null) throw new InputError(source, [{ path: dup.path, message: `the key "${dup.key}" appears twice in one object (line ${dup.line}); give each setting once` }]);
