@@ -61,6 +61,15 @@ describe('numbers: the range is named', () => {
     expect(issues(() => loadScenario({ ...BASE, seed: '1' }))).toEqual(['seed: seed must be a whole number (allowed: 0..2147483647); got the string "1" (write the number without quotes)']);
   });
 
+  it('a fraction or 1e300 at a whole-number field names the range and the value (not just "must be a whole number")', () => {
+    expect(issues(() => loadScenario({ ...BASE, seed: 1e300, cluster: { nodes: 1.5 }, client: { maxAttempts: 1e300 }, faults: [{ atMs: 1, action: 'failover', node: 1e300 }] }))).toEqual([
+      'seed: seed must be a whole number (allowed: 0..2147483647); got number 1e+300',
+      'cluster.nodes: must be a whole number (allowed: 1..32); got number 1.5',
+      'client.maxAttempts: maxAttempts must be a whole number (allowed: 1..1000); got number 1e+300',
+      'faults[0].node: node must be a whole number (allowed: ≥ 0); got number 1e+300',
+    ]);
+  });
+
   it('operationTimeoutMs: 1e300 gets one line with the range', () => {
     expect(issues(() => loadScenario({ ...BASE, client: { operationTimeoutMs: 1e300 } }))).toEqual([
       'client.operationTimeoutMs: operationTimeoutMs must be a whole number of ms in 0..86400000',
@@ -72,6 +81,24 @@ describe('numbers: the range is named', () => {
     const [line] = issues(() => loadScenario(BASE, 'preset', { [name]: raw }));
     expect(line).toMatch(new RegExp(`^${name}: .*86400`));
     expect(line).toContain('(400 characters)');
+  });
+});
+
+describe('objects and strings: the fields are named', () => {
+  it('a list, null or a number where an object belongs names its fields and what was found (not zod\'s "expected object")', () => {
+    expect(issues(() => loadScenario([BASE]))).toEqual([
+      ': the file must hold one JSON object (fields: name, description, seed, durationMs, cluster, client, bugs, workload, faults, changes); got a list',
+    ]);
+    expect(issues(() => loadScenario({ ...BASE, client: null, workload: { mix: [] }, faults: [null], changes: [5] }))).toEqual([
+      'client: must be an object (fields: maxAttempts, backoffMillis, operationTimeoutMs, disableRetries, refreshWaitBudgetMs, refreshDebounceMs, attemptTimeoutMs, bugs); got null',
+      'workload.mix: must be an object (fields: get, put, delete, cas, createOnce); got a list',
+      'faults[0]: must be an object (fields: atMs, action, node, durationMs, factor, probability, direction); got null',
+      'changes[0]: must be an object (fields: atMs, client, workload, paused); got number 5',
+    ]);
+  });
+
+  it('a string field given an object says so', () => {
+    expect(issues(() => loadScenario({ ...BASE, description: { a: 1 } }))).toEqual(['description: must be a string; got an object']);
   });
 });
 
