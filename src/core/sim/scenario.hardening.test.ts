@@ -103,6 +103,13 @@ describe('objects and strings: the fields are named', () => {
 });
 
 describe('nothing accepted that changes meaning', () => {
+  it('thinkMs above one hour (1e308 used to run as "never think again") is refused, in the workload and in a change', () => {
+    expect(issues(() => loadScenario({ ...BASE, workload: { thinkMs: 1e308 } }))).toEqual(['workload.thinkMs: thinkMs must be ≤ 3600000 (one hour, the longest run)']);
+    expect(issues(() => loadScenario({ ...BASE, changes: [{ atMs: 10, workload: { thinkMs: 86_400_001 } }] }))).toEqual([
+      'changes[0].workload.thinkMs: thinkMs must be ≤ 3600000 (one hour, the longest run)',
+    ]);
+  });
+
   it('all mix weights 0 (which used to run 100 % get) is refused, in the workload and in a change', () => {
     expect(issues(() => loadScenario({ ...BASE, workload: { mix: { get: 0, put: 0 } } }))).toEqual([
       'workload.mix: mix weights are all 0 (or none given): at least one of get, put, delete, cas, createOnce must be > 0',
