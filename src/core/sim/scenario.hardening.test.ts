@@ -103,6 +103,14 @@ describe('objects and strings: the fields are named', () => {
 });
 
 describe('nothing accepted that changes meaning', () => {
+  it.each(['a\nb', 'tab\there', 'red \u001b[31m', 'c1 \u009b'])('a name with a control character (%j) is refused: it heads the CLI table', (name) => {
+    expect(issues(() => loadScenario({ ...BASE, name }))).toEqual(['name: name must be one line without control characters (line breaks, tabs, escape sequences)']);
+  });
+
+  it('a name in any script, with emoji, is fine', () => {
+    expect(loadScenario({ ...BASE, name: 'Zürich 東京 🚀' }).name).toBe('Zürich 東京 🚀');
+  });
+
   it('thinkMs above one hour (1e308 used to run as "never think again") is refused, in the workload and in a change', () => {
     expect(issues(() => loadScenario({ ...BASE, workload: { thinkMs: 1e308 } }))).toEqual(['workload.thinkMs: thinkMs must be ≤ 3600000 (one hour, the longest run)']);
     expect(issues(() => loadScenario({ ...BASE, changes: [{ atMs: 10, workload: { thinkMs: 86_400_001 } }] }))).toEqual([

@@ -41,7 +41,13 @@ export const scenarioSchema = makeScenarioSchema('sim');
 function makeScenarioSchema(engine: ScenarioEngine) {
   return z
   .strictObject({
-    name: z.string({ error: 'name must be a string' }).min(1, 'name must not be empty').max(200, 'name must be ≤ 200 characters'),
+    name: z
+      .string({ error: 'name must be a string' })
+      .min(1, 'name must not be empty')
+      .max(200, 'name must be ≤ 200 characters')
+      // it heads the CLI's table on a terminal: a line break splits it, an escape sequence would drive the terminal
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'name must be one line without control characters (line breaks, tabs, escape sequences)'),
     description: z.string().max(2000, 'description must be ≤ 2000 characters').optional(),
     seed: z.number({ error: 'seed must be a whole number' }).int('seed must be a whole number').min(0, 'seed must be ≥ 0').max(2 ** 31 - 1, 'seed must be ≤ 2147483647'),
     durationMs: z.number({ error: 'durationMs must be a number of ms' }).min(1, 'durationMs must be ≥ 1').max(3_600_000, 'durationMs must be ≤ 3600000 (one hour)'),
