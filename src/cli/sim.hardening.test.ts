@@ -182,3 +182,18 @@ describe('the file is UTF-8', () => {
     SLOW,
   );
 });
+
+describe('thousands of bad entries', () => {
+  it(
+    '5000 bad faults: the first 20 lines, then a count, exit 2',
+    () => {
+      const r = sim([file('manybad.json', { ...TINY, faults: Array.from({ length: 5000 }, () => ({ atMs: -1, action: 'nope' })) })]);
+      expect(r.status).toBe(2);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(22);
+      expect(lines[1]).toBe('  - faults[0].atMs: atMs must be ≥ 0');
+      expect(lines[21]).toBe('  … and 9980 more problems (fix these first)');
+    },
+    SLOW,
+  );
+});

@@ -36,6 +36,9 @@ environment: ZARIS_REQUEST_TIMEOUT (60 | 250ms | 2s | 1m | infinite), ZARIS_DISA
 
 class UsageError extends Error {}
 
+/** bad-input lines printed before "… and N more" */
+const MAX_ISSUE_LINES = 20;
+
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { target: '', json: false, strict: false, engine: 'sim', real: {} };
   const whole = (name: string, v: string, min: number, max: number): number => {
@@ -195,7 +198,10 @@ async function main(): Promise<number> {
     scenario = load(args.target, process.env, args.engine);
   } catch (e) {
     if (e instanceof InputError) {
-      process.stderr.write(`error: invalid ${e.source}:\n${e.issues.map((i) => `  - ${i.path || '(file)'}: ${i.message}`).join('\n')}\n`);
+      // one line per bad field, but a generated file with thousands of bad entries does not flood the terminal
+      const shown = e.issues.slice(0, MAX_ISSUE_LINES).map((i) => `  - ${i.path || '(file)'}: ${i.message}`);
+      const more = e.issues.length - shown.length;
+      process.stderr.write(`error: invalid ${e.source}:\n${shown.join('\n')}\n${more > 0 ? `  … and ${more} more problems (fix these first)\n` : ''}`);
       return 2;
     }
     throw e;

@@ -29,6 +29,9 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+/** unknown fields named in one issue line */
+const MAX_KEYS_NAMED = 10;
+
 /**
  * zod error → issues with paths and messages that name the allowed values.
  * Given the schema and the input, a value of the wrong type at a number
@@ -50,7 +53,10 @@ export function issuesOf(error: z.ZodError, prefix = '', schema?: z.ZodType, inp
     // a whole-number field: a fraction, or a number beyond the safe integers (1e300 is "whole" but not an integer zod accepts)
     const wholeNumber = (issue.code === 'invalid_type' && issue.expected === 'int') || ((issue.code === 'too_big' || issue.code === 'too_small') && issue.origin === 'int');
     if (issue.code === 'unrecognized_keys') {
-      message = `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')} (typo? unknown fields are not allowed)`;
+      // a generated file can hold thousands: the line names the first few
+      const shown = issue.keys.slice(0, MAX_KEYS_NAMED).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k));
+      const more = issue.keys.length - shown.length;
+      message = `unknown field(s) ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''} (typo? unknown fields are not allowed)`;
     } else if (issue.code === 'invalid_type' && issue.expected === 'object' && schema !== undefined) {
       const fields = objectFieldsAt(schema, issue.path);
       const got = describeValue(valueAt(input, issue.path));

@@ -97,6 +97,12 @@ describe('objects and strings: the fields are named', () => {
     ]);
   });
 
+  it('200000 unknown fields: the line names the first ten and counts the rest', () => {
+    const input: Record<string, unknown> = { ...BASE };
+    for (let i = 0; i < 200_000; i++) input[`k${i}`] = i;
+    expect(issues(() => loadScenario(input))).toEqual([': unknown field(s) "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9" and 199990 more (typo? unknown fields are not allowed)']);
+  });
+
   it('a string field given an object says so', () => {
     expect(issues(() => loadScenario({ ...BASE, description: { a: 1 } }))).toEqual(['description: must be a string; got an object']);
   });
