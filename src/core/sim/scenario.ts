@@ -113,8 +113,9 @@ function makeScenarioSchema(engine: ScenarioEngine) {
     if (stuck !== null) ctx.addIssue({ code: 'custom', path: ['cluster'], message: stuck });
     const changes = (s.changes ?? []).map((c, i) => ({ c, i })).sort((a, b) => a.c.atMs - b.c.atMs || a.i - b.i);
     for (const { c, i } of changes) {
-      if (c.atMs > s.durationMs) {
-        ctx.addIssue({ code: 'custom', path: ['changes', i, 'atMs'], message: `atMs ${c.atMs} is after the end of the run (durationMs ${s.durationMs})` });
+      // at durationMs itself the workload stops: a change there would do nothing (as a fault there)
+      if (c.atMs >= s.durationMs) {
+        ctx.addIssue({ code: 'custom', path: ['changes', i, 'atMs'], message: `atMs ${c.atMs} is not before the end of the run (durationMs ${s.durationMs}): a change must come before it` });
       }
       if (c.workload === undefined) continue;
       workload = mergeWorkload(workload, c.workload);
