@@ -5,7 +5,7 @@
  * progress on a non-terminal stderr.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -165,7 +165,20 @@ describe('flags given twice and --events onto stdout', () => {
   );
 });
 
-describe('the file is UTF-8', () => {
+describe('the file is UTF-8 and of a sane size', () => {
+  it(
+    'a 600 MB file is refused by its size (it used to end in "Cannot create a string longer than 0x1fffffe8 characters", exit 1)',
+    () => {
+      const f = file('huge0.json', '');
+      truncateSync(f, 600 * 2 ** 20); // sparse: no disk space used
+      const r = sim([f]);
+      rmSync(f);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^ {2}- \(file\): the file has 600\.0 MB: a scenario file holds at most 64 MB/m);
+    },
+    SLOW,
+  );
+
   it(
     'a Latin-1 or UTF-16 file is refused (a lenient decode put U+FFFD into the name)',
     () => {

@@ -36,6 +36,9 @@ environment: ZARIS_REQUEST_TIMEOUT (60 | 250ms | 2s | 1m | infinite), ZARIS_DISA
 
 class UsageError extends Error {}
 
+/** the largest scenario file read, bytes */
+const MAX_SCENARIO_BYTES = 64 * 2 ** 20;
+
 /** bad-input lines printed before "… and N more" */
 const MAX_ISSUE_LINES = 20;
 
@@ -99,8 +102,14 @@ function load(target: string, env: NodeJS.ProcessEnv, engine: 'sim' | 'redis'): 
   if (preset !== undefined) return loadScenario(preset.input, `preset ${target}`, env, engine);
   let bytes: Buffer;
   try {
+    const size = statSync(target).size;
+    // a text this long cannot even become a string (V8: 512 MB); no valid scenario comes near the cap
+    if (size > MAX_SCENARIO_BYTES) {
+      throw new InputError(target, [{ path: '', message: `the file has ${(size / 2 ** 20).toFixed(1)} MB: a scenario file holds at most ${MAX_SCENARIO_BYTES / 2 ** 20} MB (10000 faults and 10000 changes need far less)` }]);
+    }
     bytes = readFileSync(target);
-  } catch {
+  } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(target, [{ path: '', message: `no such preset or readable file (presets: ${PRESET_IDS.join(', ')})` }]);
   }
   return parseScenarioText(decodeUtf8(bytes, target), target, env, engine);
@@ -110,7 +119,8 @@ function load(target: string, env: NodeJS.ProcessEnv, engine: 'sim' | 'redis'): 
 function decodeUtf8(bytes: Buffer, source: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e; // the decoder's "not UTF-8" is a TypeError
     const lossy = bytes.toString('utf8');
     const line = lossy.slice(0, lossy.indexOf('\uFFFD')).split('\n').length;
     const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
