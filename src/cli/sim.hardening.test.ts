@@ -5,7 +5,7 @@
  * progress on a non-terminal stderr.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,18 @@ describe('write errors and the scenario file', () => {
       expect(r.stderr).toMatch(/^error: cannot write --events file \/dev\/full: no space left on the device \(ENOSPC\)$/m);
       expect(r.stderr).not.toMatch(/\bat \S+:\d+/);
       expect(existsSync('/dev/full')).toBe(true);
+    },
+    SLOW,
+  );
+
+  it.runIf(existsSync('/dev/full'))(
+    'stdout onto a full device (`> out.json` on a full disk): one line naming ENOSPC, exit 2, no stack trace',
+    () => {
+      const out = openSync('/dev/full', 'w');
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/sim.ts', file('full-out.json', TINY), '--json'], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: SLOW, stdio: ['ignore', out, 'pipe'] });
+      closeSync(out);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual(['error: cannot write the summary to stdout: no space left on the device (ENOSPC)']);
     },
     SLOW,
   );

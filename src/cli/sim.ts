@@ -312,10 +312,12 @@ function describeWriteError(e: NodeJS.ErrnoException): string {
   return e.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '');
 }
 
-// stdout closed early (`| head`): stop quietly, as Unix tools do
+// stdout closed early (`| head`): stop quietly, as Unix tools do; any other write error (`> out.json` on a full disk) is one line, exit 2
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
+  const code = e.code !== undefined ? ` (${e.code})` : '';
+  process.stderr.write(`error: cannot write the summary to stdout: ${describeWriteError(e)}${code}\n`);
+  process.exit(2);
 });
 main().then(
   (code) => {
