@@ -66,6 +66,20 @@ describe('write errors and the scenario file', () => {
     SLOW,
   );
 
+  it(
+    '--events into a missing directory or onto a directory: one line naming the file, the error and its code',
+    () => {
+      const f = file('open-err.json', TINY);
+      const missing = sim([f, '--events', join(tmp, 'no', 'such', 'dir', 'run.ndjson')]);
+      expect(missing.status).toBe(2);
+      expect(missing.stderr.trim()).toBe(`error: cannot write --events file ${join(tmp, 'no', 'such', 'dir', 'run.ndjson')}: no such file or directory (ENOENT)`);
+      const dir = sim([f, '--events', tmp]);
+      expect(dir.status).toBe(2);
+      expect(dir.stderr.trim()).toBe(`error: cannot write --events file ${tmp}: illegal operation on a directory (EISDIR)`);
+    },
+    SLOW,
+  );
+
   it.runIf(existsSync('/dev/full'))(
     'stdout onto a full device (`> out.json` on a full disk): one line naming ENOSPC, exit 2, no stack trace',
     () => {

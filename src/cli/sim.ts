@@ -236,7 +236,8 @@ async function main(): Promise<number> {
     try {
       fd = openSync(events, 'w');
     } catch (e) {
-      process.stderr.write(`error: cannot write --events file ${events}: ${(e as Error).message}\n`);
+      const err = e as NodeJS.ErrnoException;
+      process.stderr.write(`error: cannot write --events file ${events}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
       return 2;
     }
     const out = fd;
@@ -309,7 +310,8 @@ function describeWriteError(e: NodeJS.ErrnoException): string {
   if (e.code === 'EDQUOT') return 'disk quota exceeded';
   if (e.code === 'EIO') return 'I/O error';
   if (e.code === 'EFBIG') return 'file too large';
-  return e.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '');
+  // "EISDIR: illegal operation on a directory, open '/tmp'" → "illegal operation on a directory" (the line names the file and the code)
+  return e.message.replace(/^[A-Z]+: /, '').replace(/, (write|open '.*')$/, '');
 }
 
 // stdout closed early (`| head`): stop quietly, as Unix tools do; any other write error (`> out.json` on a full disk) is one line, exit 2
