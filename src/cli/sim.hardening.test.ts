@@ -5,7 +5,7 @@
  * progress on a non-terminal stderr.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +67,32 @@ describe('write errors and the scenario file', () => {
   );
 
   it(
+    '--events into a missing directory or onto a directory: one line naming the file, the error and its code',
+    () => {
+      const f = file('open-err.json', TINY);
+      const missing = sim([f, '--events', join(tmp, 'no', 'such', 'dir', 'run.ndjson')]);
+      expect(missing.status).toBe(2);
+      expect(missing.stderr.trim()).toBe(`error: cannot write --events file ${join(tmp, 'no', 'such', 'dir', 'run.ndjson')}: no such file or directory (ENOENT)`);
+      const dir = sim([f, '--events', tmp]);
+      expect(dir.status).toBe(2);
+      expect(dir.stderr.trim()).toBe(`error: cannot write --events file ${tmp}: illegal operation on a directory (EISDIR)`);
+    },
+    SLOW,
+  );
+
+  it.runIf(existsSync('/dev/full'))(
+    'stdout onto a full device (`> out.json` on a full disk): one line naming ENOSPC, exit 2, no stack trace',
+    () => {
+      const out = openSync('/dev/full', 'w');
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/sim.ts', file('full-out.json', TINY), '--json'], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: SLOW, stdio: ['ignore', out, 'pipe'] });
+      closeSync(out);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual(['error: cannot write the summary to stdout: no space left on the device (ENOSPC)']);
+    },
+    SLOW,
+  );
+
+  it(
     '--events naming the scenario file itself is refused and the file is untouched',
     () => {
       const f = file('self.json', TINY);
@@ -113,6 +139,99 @@ describe('every run progresses or is refused', () => {
       expect(stderr).toMatch(/^estimate: about 360\.0 million operations \(of 36\.0 billion open-loop arrivals/m);
       expect(stderr).toMatch(/≈[\d.]+ (h|min|days) of wall time/);
       expect(stderr).toMatch(/^progress: [\d.]+ % \(virtual [\d.]+ s\) after \d+ s, about .* left$/m);
+    },
+    SLOW,
+  );
+});
+
+describe('flags given twice and --events onto stdout', () => {
+  it(
+    'a value flag given twice is refused naming both values (the first was dropped silently)',
+    () => {
+      const f = file('twice.json', TINY);
+      const seed = sim([f, '--seed', '1', '--seed', '2']);
+      expect(seed.status).toBe(2);
+      expect(seed.stderr).toMatch(/^error: --seed is given twice \("1", then "2"\); give it once$/m);
+      const a = join(tmp, 'a.ndjson');
+      const events = sim([f, '--events', a, '--events', join(tmp, 'b.ndjson')]);
+      expect(events.status).toBe(2);
+      expect(events.stderr).toMatch(/^error: --events is given twice/m);
+      expect(existsSync(a)).toBe(false);
+      // a flag without a value stays a flag: --json twice is harmless
+      expect(sim([f, '--json', '--json']).status).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    '`--events -` and an empty --events are refused (no file named "-" appears)',
+    () => {
+      const f = file('dash.json', TINY);
+      const dash = sim([f, '--json', '--events', '-']);
+      expect(dash.status).toBe(2);
+      expect(dash.stderr).toMatch(/^error: --events - is not supported: stdout carries the summary/m);
+      expect(existsSync(join(ROOT, '-'))).toBe(false);
+      const empty = sim([f, '--events', '']);
+      expect(empty.status).toBe(2);
+      expect(empty.stderr).toMatch(/^error: --events needs a value$/m);
+    },
+    SLOW,
+  );
+
+  it(
+    '--json with --events naming stdout (/dev/stdout, or the file stdout goes to) is refused: stdout stays JSON',
+    () => {
+      const f = file('stdout.json', TINY);
+      const r = sim([f, '--json', '--events', '/dev/stdout']);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toEqual(['error: --events /dev/stdout is stdout, which carries the JSON summary with --json; name another file for the events']);
+    },
+    SLOW,
+  );
+});
+
+describe('the file is UTF-8 and of a sane size', () => {
+  it(
+    'a 600 MB file is refused by its size (it used to end in "Cannot create a string longer than 0x1fffffe8 characters", exit 1)',
+    () => {
+      const f = file('huge0.json', '');
+      truncateSync(f, 600 * 2 ** 20); // sparse: no disk space used
+      const r = sim([f]);
+      rmSync(f);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^ {2}- \(file\): the file has 600\.0 MB: a scenario file holds at most 64 MB/m);
+    },
+    SLOW,
+  );
+
+  it(
+    'a Latin-1 or UTF-16 file is refused (a lenient decode put U+FFFD into the name)',
+    () => {
+      const latin1 = join(tmp, 'latin1.json');
+      writeFileSync(latin1, Buffer.from(JSON.stringify({ ...TINY, name: 'Zürich' }), 'latin1'));
+      const r = sim([latin1]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^ {2}- \(file\): not UTF-8 text \(an invalid byte on line 1\): save the file as UTF-8$/m);
+      const utf16 = join(tmp, 'utf16.json');
+      writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(TINY), 'utf16le')]));
+      expect(sim([utf16]).stderr).toMatch(/not UTF-8 text \(a UTF-16 byte-order mark\)/);
+      expect(sim([file('zurich.json', { ...TINY, name: 'Zürich 🚀' })]).status).toBe(0);
+    },
+    SLOW,
+  );
+});
+
+describe('thousands of bad entries', () => {
+  it(
+    '5000 bad faults: the first 20 lines, then a count, exit 2',
+    () => {
+      const r = sim([file('manybad.json', { ...TINY, faults: Array.from({ length: 5000 }, () => ({ atMs: -1, action: 'nope' })) })]);
+      expect(r.status).toBe(2);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(22);
+      expect(lines[1]).toBe('  - faults[0].atMs: atMs must be ≥ 0');
+      expect(lines[21]).toBe('  … and 9980 more problems (fix these first)');
     },
     SLOW,
   );

@@ -7,7 +7,7 @@
  * summary (a table, or JSON with --json). Exit codes: 0 completed, 2 bad
  * input, 3 an invariant failed unexpectedly (with --strict).
  */
-import { closeSync, lstatSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../core/validation';
 import { findPreset, PRESET_IDS } from '../core/sim/presets';
@@ -36,22 +36,38 @@ environment: ZARIS_REQUEST_TIMEOUT (60 | 250ms | 2s | 1m | infinite), ZARIS_DISA
 
 class UsageError extends Error {}
 
+/** the largest scenario file read, bytes */
+const MAX_SCENARIO_BYTES = 64 * 2 ** 20;
+
+/** bad-input lines printed before "… and N more" */
+const MAX_ISSUE_LINES = 20;
+
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { target: '', json: false, strict: false, engine: 'sim', real: {} };
   const whole = (name: string, v: string, min: number, max: number): number => {
     if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`${name} must be a whole number in ${min}..${max}, got "${v}"`);
     return Number(v);
   };
+  // a value flag given twice is refused: the first value would be dropped silently (`--events a --events b` writes only b)
+  const given = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const value = (): string => {
       const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
+      if (v === undefined || v === '' || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
+      const before = given.get(a);
+      if (before !== undefined) throw new UsageError(`${a} is given twice ("${before}", then "${v}"); give it once`);
+      given.set(a, v);
       return v;
     };
     if (a === '--json') args.json = true;
     else if (a === '--strict') args.strict = true;
-    else if (a === '--events') args.events = value();
+    else if (a === '--events') {
+      const v = value();
+      // "-" would silently become a file named "-" in the working directory
+      if (v === '-') throw new UsageError('--events - is not supported: stdout carries the summary; name a file (./- for a file named "-")');
+      args.events = v;
+    }
     else if (a === '--engine') {
       const v = value();
       if (v !== 'sim' && v !== 'redis') throw new UsageError(`--engine must be one of sim, redis, got "${v}"`);
@@ -84,13 +100,32 @@ function parseArgs(argv: readonly string[]): Args {
 function load(target: string, env: NodeJS.ProcessEnv, engine: 'sim' | 'redis'): Scenario {
   const preset = findPreset(target);
   if (preset !== undefined) return loadScenario(preset.input, `preset ${target}`, env, engine);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(target, 'utf8');
-  } catch {
+    const size = statSync(target).size;
+    // a text this long cannot even become a string (V8: 512 MB); no valid scenario comes near the cap
+    if (size > MAX_SCENARIO_BYTES) {
+      throw new InputError(target, [{ path: '', message: `the file has ${(size / 2 ** 20).toFixed(1)} MB: a scenario file holds at most ${MAX_SCENARIO_BYTES / 2 ** 20} MB (10000 faults and 10000 changes need far less)` }]);
+    }
+    bytes = readFileSync(target);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
     throw new InputError(target, [{ path: '', message: `no such preset or readable file (presets: ${PRESET_IDS.join(', ')})` }]);
   }
-  return parseScenarioText(text, target, env, engine);
+  return parseScenarioText(decodeUtf8(bytes, target), target, env, engine);
+}
+
+/** the file as UTF-8 text; other bytes are refused (a lenient decode would put U+FFFD into names silently) */
+function decodeUtf8(bytes: Buffer, source: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e; // the decoder's "not UTF-8" is a TypeError
+    const lossy = bytes.toString('utf8');
+    const line = lossy.slice(0, lossy.indexOf('\uFFFD')).split('\n').length;
+    const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+    throw new InputError(source, [{ path: '', message: `not UTF-8 text (${utf16 ? 'a UTF-16 byte-order mark' : `an invalid byte on line ${line}`}): save the file as UTF-8` }]);
+  }
 }
 
 /** a write to the --events file failed (full disk, I/O error): reported as one line, exit 2 */
@@ -108,6 +143,19 @@ function sameFile(a: string, b: string): boolean {
     return sa.dev === sb.dev && sa.ino === sb.ino;
   } catch {
     return resolve(a) === resolve(b);
+  }
+}
+
+/** `path` is the file stdout writes to (/dev/stdout, or the file stdout is redirected to); /dev/null takes both harmlessly */
+function isStdout(path: string): boolean {
+  try {
+    const out = fstatSync(1);
+    const p = statSync(path);
+    if (p.dev !== out.dev || p.ino !== out.ino) return false;
+    const nul = statSync('/dev/null');
+    return !(p.dev === nul.dev && p.ino === nul.ino);
+  } catch {
+    return false;
   }
 }
 
@@ -160,7 +208,10 @@ async function main(): Promise<number> {
     scenario = load(args.target, process.env, args.engine);
   } catch (e) {
     if (e instanceof InputError) {
-      process.stderr.write(`error: invalid ${e.source}:\n${e.issues.map((i) => `  - ${i.path || '(file)'}: ${i.message}`).join('\n')}\n`);
+      // one line per bad field, but a generated file with thousands of bad entries does not flood the terminal
+      const shown = e.issues.slice(0, MAX_ISSUE_LINES).map((i) => `  - ${i.path || '(file)'}: ${i.message}`);
+      const more = e.issues.length - shown.length;
+      process.stderr.write(`error: invalid ${e.source}:\n${shown.join('\n')}\n${more > 0 ? `  … and ${more} more problems (fix these first)\n` : ''}`);
       return 2;
     }
     throw e;
@@ -168,6 +219,10 @@ async function main(): Promise<number> {
   const events = args.events;
   if (events !== undefined && findPreset(args.target) === undefined && sameFile(events, args.target)) {
     process.stderr.write(`error: --events ${events} is the scenario file itself; name another file for the events\n`);
+    return 2;
+  }
+  if (events !== undefined && args.json && isStdout(events)) {
+    process.stderr.write(`error: --events ${events} is stdout, which carries the JSON summary with --json; name another file for the events\n`);
     return 2;
   }
   const est = estimateRun(scenario);
@@ -181,7 +236,8 @@ async function main(): Promise<number> {
     try {
       fd = openSync(events, 'w');
     } catch (e) {
-      process.stderr.write(`error: cannot write --events file ${events}: ${(e as Error).message}\n`);
+      const err = e as NodeJS.ErrnoException;
+      process.stderr.write(`error: cannot write --events file ${events}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
       return 2;
     }
     const out = fd;
@@ -254,13 +310,16 @@ function describeWriteError(e: NodeJS.ErrnoException): string {
   if (e.code === 'EDQUOT') return 'disk quota exceeded';
   if (e.code === 'EIO') return 'I/O error';
   if (e.code === 'EFBIG') return 'file too large';
-  return e.message.replace(/^[A-Z]+: /, '').replace(/, write$/, '');
+  // "EISDIR: illegal operation on a directory, open '/tmp'" → "illegal operation on a directory" (the line names the file and the code)
+  return e.message.replace(/^[A-Z]+: /, '').replace(/, (write|open '.*')$/, '');
 }
 
-// stdout closed early (`| head`): stop quietly, as Unix tools do
+// stdout closed early (`| head`): stop quietly, as Unix tools do; any other write error (`> out.json` on a full disk) is one line, exit 2
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
+  const code = e.code !== undefined ? ` (${e.code})` : '';
+  process.stderr.write(`error: cannot write the summary to stdout: ${describeWriteError(e)}${code}\n`);
+  process.exit(2);
 });
 main().then(
   (code) => {

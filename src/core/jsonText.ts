@@ -73,3 +73,19 @@ export function findDuplicateKey(text: string): DuplicateKey | null {
   }
   return null;
 }
+
+/**
+ * `JSON.parse`'s message as one line: its excerpt of the text may hold line
+ * breaks or control characters (shown escaped), and a position is also given
+ * as line and column.
+ */
+export function describeJsonSyntaxError(text: string, message: string): string {
+  // eslint-disable-next-line no-control-regex
+  const oneLine = message.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const at = /at position (\d+)/.exec(oneLine);
+  if (at === null || /\bline\b/.test(oneLine)) return oneLine;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `${oneLine} (line ${line}, column ${column})`;
+}

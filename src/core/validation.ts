@@ -29,6 +29,9 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
+/** unknown fields named in one issue line */
+const MAX_KEYS_NAMED = 10;
+
 /**
  * zod error → issues with paths and messages that name the allowed values.
  * Given the schema and the input, a value of the wrong type at a number
@@ -47,9 +50,20 @@ export function issuesOf(error: z.ZodError, prefix = '', schema?: z.ZodType, inp
   return first.map((issue) => {
     const path = formatPath([...(prefix ? [prefix] : []), ...issue.path]);
     let message = issue.message;
+    // a whole-number field: a fraction, or a number beyond the safe integers (1e300 is "whole" but not an integer zod accepts)
+    const wholeNumber = (issue.code === 'invalid_type' && issue.expected === 'int') || ((issue.code === 'too_big' || issue.code === 'too_small') && issue.origin === 'int');
     if (issue.code === 'unrecognized_keys') {
-      message = `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')} (typo? unknown fields are not allowed)`;
-    } else if (issue.code === 'invalid_type' && issue.expected === 'number' && schema !== undefined) {
+      // a generated file can hold thousands: the line names the first few
+      const shown = issue.keys.slice(0, MAX_KEYS_NAMED).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k));
+      const more = issue.keys.length - shown.length;
+      message = `unknown field(s) ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''} (typo? unknown fields are not allowed)`;
+    } else if (issue.code === 'invalid_type' && issue.expected === 'object' && schema !== undefined) {
+      const fields = objectFieldsAt(schema, issue.path);
+      const got = describeValue(valueAt(input, issue.path));
+      if (fields !== null) message = `${issue.path.length === 0 ? 'the file must hold one JSON object' : 'must be an object'} (fields: ${fields.join(', ')}); got ${got}`;
+    } else if (issue.code === 'invalid_type' && (issue.expected === 'string' || issue.expected === 'boolean') && schema !== undefined && message.startsWith('Invalid input')) {
+      message = `must be ${issue.expected === 'string' ? 'a string' : 'true or false'}; got ${describeValue(valueAt(input, issue.path))}`;
+    } else if (((issue.code === 'invalid_type' && issue.expected === 'number') || wholeNumber) && schema !== undefined) {
       const range = numberRangeAt(schema, issue.path);
       if (range !== null) {
         const got = describeValue(valueAt(input, issue.path));
@@ -61,8 +75,27 @@ export function issuesOf(error: z.ZodError, prefix = '', schema?: z.ZodType, inp
   });
 }
 
+/** the fields of the object schema at `path` (null when there is none) */
+export function objectFieldsAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | null {
+  const node = schemaAt(schema, path) as { shape?: Record<string, unknown> } | null;
+  return node?.shape !== undefined ? Object.keys(node.shape) : null;
+}
+
 /** "a whole number in 1..32" for the number schema at `path` (null when there is none) */
 export function numberRangeAt(schema: z.ZodType, path: readonly PropertyKey[]): string | null {
+  const n = schemaAt(schema, path) as { def?: { type?: string }; minValue?: number | null; maxValue?: number | null; isInt?: boolean } | null;
+  if (n?.def?.type !== 'number') return null;
+  const what = n.isInt ? 'a whole number' : 'a number';
+  const lo = n.minValue !== null && n.minValue !== undefined && Number.isFinite(n.minValue) ? n.minValue : null;
+  const hi = n.maxValue !== null && n.maxValue !== undefined && Number.isFinite(n.maxValue) && Math.abs(n.maxValue) < Number.MAX_SAFE_INTEGER ? n.maxValue : null;
+  if (lo !== null && hi !== null) return `${what} in ${lo}..${hi}`;
+  if (lo !== null) return `${what} ≥ ${lo}`;
+  if (hi !== null) return `${what} ≤ ${hi}`;
+  return what;
+}
+
+/** the schema at `path`, through optional / nullable / default wrappers, objects and arrays (null when the path leaves the schema) */
+function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): unknown {
   let s: unknown = schema;
   for (const key of [...path, null]) {
     // unwrap optional / nullable / default wrappers
@@ -77,15 +110,7 @@ export function numberRangeAt(schema: z.ZodType, path: readonly PropertyKey[]): 
     else if (typeof key === 'string' && node.shape !== undefined) s = node.shape[key];
     else return null;
   }
-  const n = s as { def?: { type?: string }; minValue?: number | null; maxValue?: number | null; isInt?: boolean };
-  if (n?.def?.type !== 'number') return null;
-  const what = n.isInt ? 'a whole number' : 'a number';
-  const lo = n.minValue !== null && n.minValue !== undefined && Number.isFinite(n.minValue) ? n.minValue : null;
-  const hi = n.maxValue !== null && n.maxValue !== undefined && Number.isFinite(n.maxValue) && Math.abs(n.maxValue) < Number.MAX_SAFE_INTEGER ? n.maxValue : null;
-  if (lo !== null && hi !== null) return `${what} in ${lo}..${hi}`;
-  if (lo !== null) return `${what} ≥ ${lo}`;
-  if (hi !== null) return `${what} ≤ ${hi}`;
-  return what;
+  return s ?? null;
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

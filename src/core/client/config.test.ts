@@ -63,6 +63,11 @@ describe('ZARIS_REQUEST_TIMEOUT', () => {
     for (const form of ['ms', '"infinite"', 'seconds', '<n>s', '<n>m']) expect(error.message).toContain(form);
   });
 
+  it.each(['0.4ms', '0.0004', '0.000001m'])('%j (a positive deadline that would round to 0 ms, failing every operation) is rejected', (value) => {
+    const error = inputErrorOf(() => resolveClientConfig({}, { ZARIS_REQUEST_TIMEOUT: value }));
+    expect(error.issues).toEqual([{ path: 'ZARIS_REQUEST_TIMEOUT', message: `rounds to 0 ms, where no attempt can run: the deadline counts whole ms (at least "1ms"; "infinite" disables it); got "${value}"` }]);
+  });
+
   it('an empty or unset variable keeps the configured value', () => {
     expect(resolveClientConfig({ operationTimeoutMs: 5000 }, { ZARIS_REQUEST_TIMEOUT: '' }).operationTimeoutMs).toBe(5000);
     expect(resolveClientConfig({ operationTimeoutMs: 5000 }, {}).operationTimeoutMs).toBe(5000);

@@ -122,18 +122,30 @@ export const ENV_NAMES = {
 
 const DURATION_HELP = 'expected seconds as a bare number (e.g. "60" or "0.5"), "<n>ms", "<n>s", "<n>m", or "infinite"';
 
+/** the deadline a `ZARIS_REQUEST_TIMEOUT` value means, ms before rounding (null: infinite; NaN: not a duration) */
+function exactTimeoutMs(s: string): number | null {
+  const v = s.toLowerCase();
+  if (v === 'infinite') return null;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(v);
+  if (m === null) return NaN; // the regex check has named it
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  return unit === 'ms' ? n : unit === 's' ? n * 1000 : n * 60_000;
+}
+
 /** `ZARIS_REQUEST_TIMEOUT`: bare number = seconds; `250ms`, `2s`, `1m`; `infinite` → null */
 export const requestTimeoutSchema = z
   .string()
   .trim()
   .regex(/^(infinite|\d+(\.\d+)?(ms|s|m)?)$/i, DURATION_HELP)
+  // a positive deadline below 0.5 ms would round to 0, where no attempt can run at all
+  .refine((s) => {
+    const exact = exactTimeoutMs(s);
+    return exact === null || !(exact > 0) || Math.round(exact) > 0;
+  }, 'rounds to 0 ms, where no attempt can run: the deadline counts whole ms (at least "1ms"; "infinite" disables it)')
   .transform((s): number | null => {
-    const v = s.toLowerCase();
-    if (v === 'infinite') return null;
-    const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(v) as RegExpExecArray;
-    const n = Number(m[1]);
-    const unit = m[2] ?? 's';
-    return Math.round(unit === 'ms' ? n : unit === 's' ? n * 1000 : n * 60_000);
+    const exact = exactTimeoutMs(s);
+    return exact === null ? null : Math.round(exact);
   })
   .refine((v) => v === null || v <= MAX_SETTING_MS, `at most one day (${MAX_SETTING_MS / 1000} s, "1440m"); use "infinite" to disable the deadline`);
 

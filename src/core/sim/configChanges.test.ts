@@ -43,7 +43,11 @@ describe('validation of the schedule', () => {
     expect(issues({ ...BASE, changes: [{ atMs: 100, client: { maxAttemps: 5 } }] })[0]?.path).toBe('changes[0].client');
     expect(issues({ ...BASE, changes: [{ atMs: 100 }] })[0]?.message).toMatch(/at least one of client, workload, paused/);
     expect(issues({ ...BASE, changes: [{ atMs: 9000, paused: true }] })).toEqual([
-      { path: 'changes[0].atMs', message: 'atMs 9000 is after the end of the run (durationMs 4000)' },
+      { path: 'changes[0].atMs', message: 'atMs 9000 is not before the end of the run (durationMs 4000): a change must come before it' },
+    ]);
+    // exactly at the end it would do nothing either (the workload stops there)
+    expect(issues({ ...BASE, changes: [{ atMs: 4000, client: { maxAttempts: 1 } }] })).toEqual([
+      { path: 'changes[0].atMs', message: 'atMs 4000 is not before the end of the run (durationMs 4000): a change must come before it' },
     ]);
   });
 

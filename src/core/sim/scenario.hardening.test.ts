@@ -35,6 +35,15 @@ describe('duplicated keys and a byte-order mark', () => {
     expect(issues(() => parseScenarioText(text, 'f.json'))).toEqual(['workload.concurrency: the key "concurrency" appears twice in one object (line 2); give each setting once']);
   });
 
+  it('a syntax error is one line, with line and column for a position', () => {
+    // (newer Node versions name line and column themselves)
+    expect(issues(() => parseScenarioText('{"name":"h",\n  "seed":1,}', 'f.json'))).toEqual([expect.stringMatching(/^: not valid JSON: .* at position 24 \(line 2,? column 12\)$/)]);
+    const [comment] = issues(() => parseScenarioText('// a comment\n{}', 'f.json'));
+    expect(comment).toMatch(/^: not valid JSON: Unexpected token/);
+    expect(comment).not.toMatch(/\n/);
+    expect(comment).toContain('\\n');
+  });
+
   it('a UTF-8 byte-order mark is skipped (not "Unexpected token")', () => {
     expect(parseScenarioText(`\uFEFF${JSON.stringify(BASE)}`).name).toBe('h');
   });
@@ -52,6 +61,15 @@ describe('numbers: the range is named', () => {
     expect(issues(() => loadScenario({ ...BASE, seed: '1' }))).toEqual(['seed: seed must be a whole number (allowed: 0..2147483647); got the string "1" (write the number without quotes)']);
   });
 
+  it('a fraction or 1e300 at a whole-number field names the range and the value (not just "must be a whole number")', () => {
+    expect(issues(() => loadScenario({ ...BASE, seed: 1e300, cluster: { nodes: 1.5 }, client: { maxAttempts: 1e300 }, faults: [{ atMs: 1, action: 'failover', node: 1e300 }] }))).toEqual([
+      'seed: seed must be a whole number (allowed: 0..2147483647); got number 1e+300',
+      'cluster.nodes: must be a whole number (allowed: 1..32); got number 1.5',
+      'client.maxAttempts: maxAttempts must be a whole number (allowed: 1..1000); got number 1e+300',
+      'faults[0].node: node must be a whole number (allowed: ≥ 0); got number 1e+300',
+    ]);
+  });
+
   it('operationTimeoutMs: 1e300 gets one line with the range', () => {
     expect(issues(() => loadScenario({ ...BASE, client: { operationTimeoutMs: 1e300 } }))).toEqual([
       'client.operationTimeoutMs: operationTimeoutMs must be a whole number of ms in 0..86400000',
@@ -66,7 +84,46 @@ describe('numbers: the range is named', () => {
   });
 });
 
+describe('objects and strings: the fields are named', () => {
+  it('a list, null or a number where an object belongs names its fields and what was found (not zod\'s "expected object")', () => {
+    expect(issues(() => loadScenario([BASE]))).toEqual([
+      ': the file must hold one JSON object (fields: name, description, seed, durationMs, cluster, client, bugs, workload, faults, changes); got a list',
+    ]);
+    expect(issues(() => loadScenario({ ...BASE, client: null, workload: { mix: [] }, faults: [null], changes: [5] }))).toEqual([
+      'client: must be an object (fields: maxAttempts, backoffMillis, operationTimeoutMs, disableRetries, refreshWaitBudgetMs, refreshDebounceMs, attemptTimeoutMs, bugs); got null',
+      'workload.mix: must be an object (fields: get, put, delete, cas, createOnce); got a list',
+      'faults[0]: must be an object (fields: atMs, action, node, durationMs, factor, probability, direction); got null',
+      'changes[0]: must be an object (fields: atMs, client, workload, paused); got number 5',
+    ]);
+  });
+
+  it('200000 unknown fields: the line names the first ten and counts the rest', () => {
+    const input: Record<string, unknown> = { ...BASE };
+    for (let i = 0; i < 200_000; i++) input[`k${i}`] = i;
+    expect(issues(() => loadScenario(input))).toEqual([': unknown field(s) "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9" and 199990 more (typo? unknown fields are not allowed)']);
+  });
+
+  it('a string field given an object says so', () => {
+    expect(issues(() => loadScenario({ ...BASE, description: { a: 1 } }))).toEqual(['description: must be a string; got an object']);
+  });
+});
+
 describe('nothing accepted that changes meaning', () => {
+  it.each(['a\nb', 'tab\there', 'red \u001b[31m', 'c1 \u009b'])('a name with a control character (%j) is refused: it heads the CLI table', (name) => {
+    expect(issues(() => loadScenario({ ...BASE, name }))).toEqual(['name: name must be one line without control characters (line breaks, tabs, escape sequences)']);
+  });
+
+  it('a name in any script, with emoji, is fine', () => {
+    expect(loadScenario({ ...BASE, name: 'Zürich 東京 🚀' }).name).toBe('Zürich 東京 🚀');
+  });
+
+  it('thinkMs above one hour (1e308 used to run as "never think again") is refused, in the workload and in a change', () => {
+    expect(issues(() => loadScenario({ ...BASE, workload: { thinkMs: 1e308 } }))).toEqual(['workload.thinkMs: thinkMs must be ≤ 3600000 (one hour, the longest run)']);
+    expect(issues(() => loadScenario({ ...BASE, changes: [{ atMs: 10, workload: { thinkMs: 86_400_001 } }] }))).toEqual([
+      'changes[0].workload.thinkMs: thinkMs must be ≤ 3600000 (one hour, the longest run)',
+    ]);
+  });
+
   it('all mix weights 0 (which used to run 100 % get) is refused, in the workload and in a change', () => {
     expect(issues(() => loadScenario({ ...BASE, workload: { mix: { get: 0, put: 0 } } }))).toEqual([
       'workload.mix: mix weights are all 0 (or none given): at least one of get, put, delete, cas, createOnce must be > 0',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BUG_TOGGLES, clientConfigInputSchema, bugTogglesSchema, mergeClientConfig, resolveClientConfig, type BugToggles, type ClientConfig } from '../client/config';
 import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, MAX_CLUSTER_NODES, type ClusterConfig } from '../cluster/clusterConfig';
 import { faultSpecSchema, type FaultSpec } from '../cluster/faults';
-import { findDuplicateKey } from '../jsonText';
+import { describeJsonSyntaxError, findDuplicateKey } from '../jsonText';
 import { InputError, issuesOf, type InputIssue } from '../validation';
 import { zeroTimeProblem } from './progress';
 import { isIdleWorkload, mergeWorkload, resolveWorkload, workloadSchema, type WorkloadConfig } from './workloadConfig';
@@ -41,7 +41,13 @@ export const scenarioSchema = makeScenarioSchema('sim');
 function makeScenarioSchema(engine: ScenarioEngine) {
   return z
   .strictObject({
-    name: z.string({ error: 'name must be a string' }).min(1, 'name must not be empty').max(200, 'name must be ≤ 200 characters'),
+    name: z
+      .string({ error: 'name must be a string' })
+      .min(1, 'name must not be empty')
+      .max(200, 'name must be ≤ 200 characters')
+      // it heads the CLI's table on a terminal: a line break splits it, an escape sequence would drive the terminal
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'name must be one line without control characters (line breaks, tabs, escape sequences)'),
     description: z.string().max(2000, 'description must be ≤ 2000 characters').optional(),
     seed: z.number({ error: 'seed must be a whole number' }).int('seed must be a whole number').min(0, 'seed must be ≥ 0').max(2 ** 31 - 1, 'seed must be ≤ 2147483647'),
     durationMs: z.number({ error: 'durationMs must be a number of ms' }).min(1, 'durationMs must be ≥ 1').max(3_600_000, 'durationMs must be ≤ 3600000 (one hour)'),
@@ -107,8 +113,9 @@ function makeScenarioSchema(engine: ScenarioEngine) {
     if (stuck !== null) ctx.addIssue({ code: 'custom', path: ['cluster'], message: stuck });
     const changes = (s.changes ?? []).map((c, i) => ({ c, i })).sort((a, b) => a.c.atMs - b.c.atMs || a.i - b.i);
     for (const { c, i } of changes) {
-      if (c.atMs > s.durationMs) {
-        ctx.addIssue({ code: 'custom', path: ['changes', i, 'atMs'], message: `atMs ${c.atMs} is after the end of the run (durationMs ${s.durationMs})` });
+      // at durationMs itself the workload stops: a change there would do nothing (as a fault there)
+      if (c.atMs >= s.durationMs) {
+        ctx.addIssue({ code: 'custom', path: ['changes', i, 'atMs'], message: `atMs ${c.atMs} is not before the end of the run (durationMs ${s.durationMs}): a change must come before it` });
       }
       if (c.workload === undefined) continue;
       workload = mergeWorkload(workload, c.workload);
@@ -196,7 +203,7 @@ export function parseScenarioText(text: string, source = 'scenario', env: Readon
   try {
     json = JSON.parse(body);
   } catch (e) {
-    throw new InputError(source, [{ path: '', message: `not valid JSON: ${(e as Error).message}` }]);
+    throw new InputError(source, [{ path: '', message: `not valid JSON: ${describeJsonSyntaxError(body, (e as Error).message)}` }]);
   }
   const dup = findDuplicateKey(body);
   if (dup !== null) throw new InputError(source, [{ path: dup.path, message: `the key "${dup.key}" appears twice in one object (line ${dup.line}); give each setting once` }]);

@@ -33,7 +33,7 @@ export type ClientFormValues = Record<ClientField, string> & {
 
 export const WORKLOAD_FIELDS = [
   { key: 'concurrency', label: 'Closed-loop users', allowed: 'whole number 0–100000' },
-  { key: 'thinkMs', label: 'Think time', unit: 'ms', allowed: 'ms ≥ 0' },
+  { key: 'thinkMs', label: 'Think time', unit: 'ms', allowed: 'ms 0–3600000' },
   { key: 'ratePerSec', label: 'Open-loop rate', unit: 'ops/s', allowed: '0–10000000 per s' },
   { key: 'maxInFlight', label: 'Max in flight', allowed: 'whole number 1–1000000' },
   { key: 'keys', label: 'Keys', allowed: 'whole number 1–10000000' },
