@@ -96,8 +96,14 @@ describe('what you are seeing', () => {
     const line = selectSessionState({ ...base, evidence: [evidence({ overBudget: 2048, healthyLostMs: 1700 })], headline: storm });
     expect(line.state).toBe('storm');
     expect(line.text).toContain('2,048 operations stalled > 1 s hold 100 % of the request pool (2,048 slots); 4.5k arrivals/s turned away; healthy segments starved for 1.7 s so far.');
-    expect(line.text).toContain('Cause: 10 attempts and 8 refresh requests per failing op, 2,048 ops past their attempt budget.');
+    expect(line.text).toContain('Cause: 10 attempts and 8 refresh requests per op hit, 2,048 ops past their attempt budget.');
     expect(selectSessionState({ ...base, headline: headline({ running: false }) }).state).toBe('paused');
+  });
+
+  it("gives the stalled ops' own share of the pool, not the in-flight share under their count", () => {
+    const storm = headline({ servedPerSec: 500, rejectedPerSec: 4500, stalled: 1914, inFlight: 2048, service: { verdict: 'notServing', share: 0.08 } });
+    const line = selectSessionState({ ...base, evidence: [evidence({ overBudget: 2040 })], headline: storm });
+    expect(line.text).toContain('1,914 operations stalled > 1 s hold 93.5 % of the request pool (2,048 slots)');
   });
 
   it('evidence cards stay until dismissed, newest first, and name what the fault did', () => {

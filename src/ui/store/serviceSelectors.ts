@@ -59,12 +59,13 @@ export interface SessionStateLine {
 
 const pct = (share: number | null) => (share === null ? '—' : `${share >= 0.999 ? Math.floor(share * 1000) / 10 : Math.round(share * 1000) / 10} %`);
 
-/** amplification facts of a fault record ("14 attempts and 14 refresh requests per failing op") */
+/** amplification facts of a fault record ("14 attempts and 14 refresh requests per op hit") */
 function amplification(e: FaultEvidence): string | null {
   if (e.opsHit === 0) return null;
   const attempts = 1 + e.retries / e.opsHit;
   const refresh = e.refreshRequests / e.opsHit;
-  return `${formatRate(attempts)} attempts and ${formatRate(refresh)} refresh requests per failing op`;
+  // "per op hit", the cards' own term: a hit op may still end served, so "failing" would contradict "0 failed"
+  return `${formatRate(attempts)} attempts and ${formatRate(refresh)} refresh requests per op hit`;
 }
 
 /** the session state and the one line under the header that says what the screen shows */
@@ -86,7 +87,8 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
   const starved = x.poolSize > 0 && h.stalled >= STARVED_POOL_SHARE * x.poolSize;
   if (h.service.verdict === 'notServing' && (starved || h.rejectedPerSec > 0)) {
     const why = [
-      `${formatCount(h.stalled)} operations stalled > ${formatSeconds(STALL_THRESHOLD_MS)} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.inFlight / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`,
+      // the share is the stalled ops' own (the in-flight tile shows the whole pool's fill next to it)
+      `${formatCount(h.stalled)} operations stalled > ${formatSeconds(STALL_THRESHOLD_MS)} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.stalled / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`,
       h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null,
       open !== null && open.healthyLostMs > 0 ? `healthy segments starved for ${formatSeconds(open.healthyLostMs)} so far` : null,
     ].filter(Boolean);
