@@ -120,6 +120,14 @@ describe('what you are seeing', () => {
     expect(cards[1]).toMatchObject({ severity: 'warn', status: 'settled after 4.1 s' });
     expect(selectEvidenceCards([evidence({ id: 1 })], [1], 2048, 25_000)).toEqual([]);
   });
+
+  it('an open card\'s "up to" stalled count is never below the stalled gauge now; a settled one keeps its record', () => {
+    const open = evidence({ stalledPeak: 1867 });
+    expect(selectEvidenceCards([open], [], 2048, 8_000, true, 1914)[0]?.facts).toContain('up to 1,914 ops stalled > 1 s (pool 2,048)');
+    expect(selectEvidenceCards([open], [], 2048, 8_000, true, 100)[0]?.facts).toContain('up to 1,867 ops stalled > 1 s (pool 2,048)');
+    const settled = evidence({ stalledPeak: 40, settledT: 9_000 });
+    expect(selectEvidenceCards([settled], [], 2048, 12_000, true, 300)[0]?.facts).toContain('up to 40 ops stalled > 1 s (pool 2,048)');
+  });
 });
 
 describe('scenario change', () => {
