@@ -125,6 +125,8 @@ describe('what you are seeing', () => {
     const open = evidence({ stalledPeak: 1867 });
     expect(selectEvidenceCards([open], [], 2048, 8_000, true, 1914)[0]?.facts).toContain('up to 1,914 ops stalled > 1 s (pool 2,048)');
     expect(selectEvidenceCards([open], [], 2048, 8_000, true, 100)[0]?.facts).toContain('up to 1,867 ops stalled > 1 s (pool 2,048)');
+    // "1 refresh request", not "1 refresh requests" (a lost ack: one retry, one refresh per op hit)
+    expect(selectEvidenceCards([evidence({ opsHit: 52, retries: 10, refreshRequests: 52 })], [], 2048, 8_000)[0]?.facts).toContain('1.2 attempts and 1 refresh request per op hit');
     const settled = evidence({ stalledPeak: 40, settledT: 9_000 });
     expect(selectEvidenceCards([settled], [], 2048, 12_000, true, 300)[0]?.facts).toContain('up to 40 ops stalled > 1 s (pool 2,048)');
   });

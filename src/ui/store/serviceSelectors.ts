@@ -65,7 +65,9 @@ function amplification(e: FaultEvidence): string | null {
   const attempts = 1 + e.retries / e.opsHit;
   const refresh = e.refreshRequests / e.opsHit;
   // "per op hit", the cards' own term: a hit op may still end served, so "failing" would contradict "0 failed"
-  return `${formatRate(attempts)} attempts and ${formatRate(refresh)} refresh requests per op hit`;
+  const a = formatRate(attempts);
+  const r = formatRate(refresh);
+  return `${a} attempt${a === '1' ? '' : 's'} and ${r} refresh request${r === '1' ? '' : 's'} per op hit`;
 }
 
 /** the session state and the one line under the header that says what the screen shows */
