@@ -158,7 +158,7 @@ describe('refresh storm', () => {
     expect(f.worst.parked.inFlight).toBe(Number((tile('in flight')?.value ?? '').replace(/,/g, '')));
     expect(f.statusText).toMatch(/^storm — not serving\s*Not serving: /);
     expect(f.statusText).toMatch(/operations stalled > 1 s hold [\d.]+ % of the request pool/);
-    expect(f.statusText).toMatch(/Cause: [\d.]+ attempts and [\d.]+ refresh requests per failing op/);
+    expect(f.statusText).toMatch(/Cause: [\d.]+ attempts and [\d.]+ refresh requests per op hit/);
     expect(f.cardText).toMatch(/attempt budget exceeded by [\d,]+ ops/);
     expect(f.cardText).toMatch(/healthy throughput lost for [\d.]+ s/);
 

@@ -1,6 +1,7 @@
 /** The delta table (service first; A, B, B − A, the better side coloured) and the invariant verdicts side by side. */
 import type { InvariantVerdict, RunComparison } from '../../core/replay/compare';
 import { formatNumber } from '../panels/chart/format';
+import { invariantLabel } from '../store/logSelectors';
 import { deltaSections } from './deltaRows';
 
 const cellClass = (win: 'a' | 'b' | null, side: 'a' | 'b'): string => `num ${win === side ? 'win' : win !== null ? 'lose' : ''}`;
@@ -77,7 +78,9 @@ export function InvariantTable({ comparison }: { comparison: RunComparison }) {
       <tbody>
         {comparison.invariants.map((i) => (
           <tr key={i.name} data-testid={`compare-inv-${i.name}`} data-a={i.a ?? ''} data-b={i.b ?? ''}>
-            <th scope="row">{i.name}</th>
+            <th scope="row" title={i.name}>
+              {invariantLabel(i.name)}
+            </th>
             <td>{cell(i.a, i.violationsA)}</td>
             <td>{cell(i.b, i.violationsB)}</td>
           </tr>

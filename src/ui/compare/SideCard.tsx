@@ -4,6 +4,7 @@ import type { RunSummary } from '../../core/sim/runScenario';
 import { BUG_TOGGLES } from '../../core/client/config';
 import { BUG_HELP } from '../controls/BugToggles';
 import { formatNumber } from '../panels/chart/format';
+import { invariantLabel } from '../store/logSelectors';
 import { SIDE_COLOR } from './SideCharts';
 
 export function SideCard({ id, side, summary }: { id: 'a' | 'b'; side: ComparisonSide; summary: RunSummary | null }) {
@@ -32,7 +33,7 @@ export function SideCard({ id, side, summary }: { id: 'a' | 'b'; side: Compariso
         )}
         {inv ? (
           <span className={bad.length === 0 ? 'badge ok' : inv.ok ? 'badge expected' : 'badge bad'} data-testid={`compare-verdict-${id}`}>
-            {bad.length === 0 ? 'all invariants kept' : inv.ok ? `${bad.map((c) => c.name).join(', ')} violated — explained by the toggle` : 'invariant VIOLATED'}
+            {bad.length === 0 ? 'all invariants kept' : inv.ok ? `${bad.map((c) => invariantLabel(c.name)).join(', ')}: violated — explained by the toggle` : 'invariant VIOLATED'}
           </span>
         ) : null}
       </div>

@@ -15,7 +15,7 @@ export function LatencyPanel() {
     <ChartFrame
       title="Latency"
       units={`ms (log scale) · ${caption}`}
-      hint="Operation latency from start to end (all attempts, refresh waits and backoff included), per 500 ms, from per-bucket log histograms (±10 %)."
+      hint="Operation latency from start to end (all attempts, refresh waits and backoff included), per chart step, from per-bucket log histograms (±10 %)."
       legend={SERIES}
       empty={empty}
     >

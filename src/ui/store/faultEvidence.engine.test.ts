@@ -77,7 +77,7 @@ describe('fault evidence from the event stream', () => {
     expect(card.severity).toBe('bad');
     expect(card.facts[0]).toBe(`attempt budget exceeded by ${e.overBudget.toLocaleString('en-US')} ops`);
     expect(card.facts.some((f) => /^healthy throughput lost for \d/.test(f))).toBe(true);
-    expect(card.facts.some((f) => / refresh requests per failing op$/.test(f))).toBe(true);
+    expect(card.facts.some((f) => / refresh requests? per op hit$/.test(f))).toBe(true);
   });
 
   it('the fixed client keeps its budget and its pool; its card says so by what it leaves out', () => {

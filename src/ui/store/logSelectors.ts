@@ -87,6 +87,11 @@ export const INVARIANT_LABELS: Readonly<Record<InvariantName, string>> = {
   replicatedSegmentsAvailable: 'Replicated segments stay available',
 };
 
+/** an invariant's name as every panel writes it ("Attempt budget kept"); a name this build does not know stays as it is */
+export function invariantLabel(name: string): string {
+  return Object.hasOwn(INVARIANT_LABELS, name) ? INVARIANT_LABELS[name as InvariantName] : name;
+}
+
 export type Verdict = 'pending' | 'ok' | 'expected' | 'violated';
 
 export interface InvariantRow {

@@ -96,8 +96,14 @@ describe('what you are seeing', () => {
     const line = selectSessionState({ ...base, evidence: [evidence({ overBudget: 2048, healthyLostMs: 1700 })], headline: storm });
     expect(line.state).toBe('storm');
     expect(line.text).toContain('2,048 operations stalled > 1 s hold 100 % of the request pool (2,048 slots); 4.5k arrivals/s turned away; healthy segments starved for 1.7 s so far.');
-    expect(line.text).toContain('Cause: 10 attempts and 8 refresh requests per failing op, 2,048 ops past their attempt budget.');
+    expect(line.text).toContain('Cause: 10 attempts and 8 refresh requests per op hit, 2,048 ops past their attempt budget.');
     expect(selectSessionState({ ...base, headline: headline({ running: false }) }).state).toBe('paused');
+  });
+
+  it("gives the stalled ops' own share of the pool, not the in-flight share under their count", () => {
+    const storm = headline({ servedPerSec: 500, rejectedPerSec: 4500, stalled: 1914, inFlight: 2048, service: { verdict: 'notServing', share: 0.08 } });
+    const line = selectSessionState({ ...base, evidence: [evidence({ overBudget: 2040 })], headline: storm });
+    expect(line.text).toContain('1,914 operations stalled > 1 s hold 93.5 % of the request pool (2,048 slots)');
   });
 
   it('evidence cards stay until dismissed, newest first, and name what the fault did', () => {
@@ -113,6 +119,16 @@ describe('what you are seeing', () => {
     expect(cards[0]?.status).toBe('ongoing · 5 s');
     expect(cards[1]).toMatchObject({ severity: 'warn', status: 'settled after 4.1 s' });
     expect(selectEvidenceCards([evidence({ id: 1 })], [1], 2048, 25_000)).toEqual([]);
+  });
+
+  it('an open card\'s "up to" stalled count is never below the stalled gauge now; a settled one keeps its record', () => {
+    const open = evidence({ stalledPeak: 1867 });
+    expect(selectEvidenceCards([open], [], 2048, 8_000, true, 1914)[0]?.facts).toContain('up to 1,914 ops stalled > 1 s (pool 2,048)');
+    expect(selectEvidenceCards([open], [], 2048, 8_000, true, 100)[0]?.facts).toContain('up to 1,867 ops stalled > 1 s (pool 2,048)');
+    // "1 refresh request", not "1 refresh requests" (a lost ack: one retry, one refresh per op hit)
+    expect(selectEvidenceCards([evidence({ opsHit: 52, retries: 10, refreshRequests: 52 })], [], 2048, 8_000)[0]?.facts).toContain('1.2 attempts and 1 refresh request per op hit');
+    const settled = evidence({ stalledPeak: 40, settledT: 9_000 });
+    expect(selectEvidenceCards([settled], [], 2048, 12_000, true, 300)[0]?.facts).toContain('up to 40 ops stalled > 1 s (pool 2,048)');
   });
 });
 

@@ -59,12 +59,15 @@ export interface SessionStateLine {
 
 const pct = (share: number | null) => (share === null ? '—' : `${share >= 0.999 ? Math.floor(share * 1000) / 10 : Math.round(share * 1000) / 10} %`);
 
-/** amplification facts of a fault record ("14 attempts and 14 refresh requests per failing op") */
+/** amplification facts of a fault record ("14 attempts and 14 refresh requests per op hit") */
 function amplification(e: FaultEvidence): string | null {
   if (e.opsHit === 0) return null;
   const attempts = 1 + e.retries / e.opsHit;
   const refresh = e.refreshRequests / e.opsHit;
-  return `${formatRate(attempts)} attempts and ${formatRate(refresh)} refresh requests per failing op`;
+  // "per op hit", the cards' own term: a hit op may still end served, so "failing" would contradict "0 failed"
+  const a = formatRate(attempts);
+  const r = formatRate(refresh);
+  return `${a} attempt${a === '1' ? '' : 's'} and ${r} refresh request${r === '1' ? '' : 's'} per op hit`;
 }
 
 /** the session state and the one line under the header that says what the screen shows */
@@ -86,7 +89,8 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
   const starved = x.poolSize > 0 && h.stalled >= STARVED_POOL_SHARE * x.poolSize;
   if (h.service.verdict === 'notServing' && (starved || h.rejectedPerSec > 0)) {
     const why = [
-      `${formatCount(h.stalled)} operations stalled > ${formatSeconds(STALL_THRESHOLD_MS)} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.inFlight / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`,
+      // the share is the stalled ops' own (the in-flight tile shows the whole pool's fill next to it)
+      `${formatCount(h.stalled)} operations stalled > ${formatSeconds(STALL_THRESHOLD_MS)} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.stalled / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`,
       h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null,
       open !== null && open.healthyLostMs > 0 ? `healthy segments starved for ${formatSeconds(open.healthyLostMs)} so far` : null,
     ].filter(Boolean);
@@ -129,19 +133,25 @@ export interface EvidenceCard {
   readonly facts: readonly string[];
 }
 
-/** one fault's evidence as a card; `poolSize` for the share of the pool the fault held; `running` false: the session is paused */
-export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: number, running = true): EvidenceCard {
+/**
+ * One fault's evidence as a card; `poolSize` for the share of the pool the fault held; `running` false: the
+ * session is paused; `stalledNow` the stalled gauge the tiles show now.
+ */
+export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: number, running = true, stalledNow = 0): EvidenceCard {
   const facts: string[] = [];
+  // the recorded peak samples each bucket once it is complete (the same for any batch cut), so while the
+  // fault is open it can trail the live gauge by one bucket: "up to" never reads below the tile beside it
+  const stalledPeak = e.settledT === null ? Math.max(e.stalledPeak, stalledNow) : e.stalledPeak;
   if (e.overBudget > 0) facts.push(`attempt budget exceeded by ${formatCount(e.overBudget)} ops`);
   if (e.healthyLostMs > 0 && e.healthyBaselinePerSec !== null) facts.push(`healthy throughput lost for ${formatSeconds(e.healthyLostMs)} (below half of ${formatRate(e.healthyBaselinePerSec)} ops/s)`);
-  if (e.stalledPeak > 0) facts.push(`up to ${formatCount(e.stalledPeak)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}${poolSize > 0 ? ` (pool ${formatCount(poolSize)})` : ''}`);
+  if (stalledPeak > 0) facts.push(`up to ${formatCount(stalledPeak)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}${poolSize > 0 ? ` (pool ${formatCount(poolSize)})` : ''}`);
   if (e.rejected > 0) facts.push(`${formatCount(e.rejected)} arrivals turned away (pool full)`);
   const amp = amplification(e);
   if (amp !== null) facts.push(amp);
   if (e.opsHit > 0) facts.push(`${formatCount(e.opsHit)} ops hit, ${formatCount(e.failed)} failed`);
   else if (e.failed > 0) facts.push(`${formatCount(e.failed)} ops failed`);
   if (facts.length === 0) facts.push('no operation affected');
-  const starved = poolSize > 0 && e.stalledPeak >= STARVED_POOL_SHARE * poolSize;
+  const starved = poolSize > 0 && stalledPeak >= STARVED_POOL_SHARE * poolSize;
   const bad = e.overBudget > 0 || e.rejected > 0 || starved || e.healthyLostMs >= 1000;
   const warn = e.failed > 0 || e.healthyLostMs > 0 || e.opsHit > 0;
   return {
@@ -157,10 +167,10 @@ export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: nu
 }
 
 /** the cards still shown (not dismissed), newest first */
-export function selectEvidenceCards(evidence: readonly FaultEvidence[], dismissed: readonly number[], poolSize: number, nowMs: number, running = true): EvidenceCard[] {
+export function selectEvidenceCards(evidence: readonly FaultEvidence[], dismissed: readonly number[], poolSize: number, nowMs: number, running = true, stalledNow = 0): EvidenceCard[] {
   const gone = new Set(dismissed);
   return evidence
     .filter((e) => !gone.has(e.id))
-    .map((e) => selectEvidenceCard(e, poolSize, nowMs, running))
+    .map((e) => selectEvidenceCard(e, poolSize, nowMs, running, stalledNow))
     .reverse();
 }

@@ -80,7 +80,7 @@ export function TimelineCanvas(props: TimelineCanvasProps) {
     canvas.width = Math.round(width * dpr);
     canvas.height = Math.round(h * dpr);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const scene = buildScene(feed.query, { viewport, mode, filter, laneOffset, width, height: h, cursorMs, selectedOp, hoverOp }, feed.retriedAt);
+    const scene = buildScene(feed.query, { viewport, mode, filter, laneOffset, width, height: h, cursorMs, selectedOp, hoverOp, asOfMs: feed.cursorMs }, feed.retriedAt);
     sceneRef.current = scene;
     drawTimeline(new CanvasPainter(ctx), scene);
     canvas.dataset.lanes = String(scene.totalLanes);

@@ -73,7 +73,7 @@ export function TimelinePanel(props: TimelinePanelProps) {
 
   const sceneOptions = (): SceneOptions => {
     const canvas = wrap.current?.querySelector('canvas.tl-canvas');
-    return { viewport, mode, filter, laneOffset, width: canvas?.clientWidth ?? 1200, height: canvas?.clientHeight ?? height, cursorMs, selectedOp, hoverOp: null };
+    return { viewport, mode, filter, laneOffset, width: canvas?.clientWidth ?? 1200, height: canvas?.clientHeight ?? height, cursorMs, selectedOp, hoverOp: null, asOfMs: feed.cursorMs };
   };
   const caption = () =>
     captionLines({

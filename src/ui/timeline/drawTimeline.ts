@@ -7,7 +7,7 @@
 import type { Lane, LaneWait } from '../../core/replay/opStory';
 import { FAULT_STYLE, OUTCOME_STYLE, PHASE_STYLE, REFRESH_STYLE } from '../theme/statusColors';
 import { fitText, type Painter } from './painter';
-import { plotX, rowsTop, xOf, type Scene } from './scene';
+import { emptyLanesMessage, plotX, rowsTop, xOf, type Scene } from './scene';
 import { formatDuration, formatTick } from './viewport';
 
 /** timeline chrome colours (the app's dark theme) */
@@ -206,8 +206,7 @@ export function drawTimeline(p: Painter, s: Scene): void {
   });
   drawLabels(p, s);
   if (s.rows.length === 0) {
-    const msg = s.filter === 'retried' ? 'No retried operations in this window' : 'No operations in this window';
-    p.text(x0 + w / 2, top + Math.min(80, (l.height - top) / 2), msg, { color: T.faint, size: 13, align: 'center' });
+    p.text(x0 + w / 2, top + Math.min(80, (l.height - top) / 2), emptyLanesMessage(s), { color: T.faint, size: 13, align: 'center' });
   }
   drawCursor(p, s);
   drawScrollbar(p, s);

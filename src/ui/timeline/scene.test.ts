@@ -8,7 +8,7 @@ import { retriedOp } from '../store/testEvents';
 import { drawTimeline } from './drawTimeline';
 import { SvgPainter } from './painter';
 import { laneOfStory } from './retriedIndex';
-import { buildScene, hitTest, plotX, rowsTop, xOf, type SceneOptions } from './scene';
+import { buildScene, emptyLanesMessage, hitTest, plotX, rowsTop, xOf, type SceneOptions } from './scene';
 import { TimelineFeed } from './timelineFeed';
 
 const opts = (o: Partial<SceneOptions> = {}): SceneOptions => ({
@@ -38,6 +38,19 @@ describe('timeline scene', () => {
     expect(s.rows[0]?.y).toBe(rowsTop(s.layout));
     expect(s.spans).toHaveLength(1);
     expect(s.visibleRows).toBe(Math.floor((300 - rowsTop(s.layout)) / s.layout.rowH));
+  });
+
+  it('an empty window says whether it is empty or only not reached by the cursor yet', () => {
+    const r = small();
+    // the whole recording: op 1 and op 2 retried within 0–1 s; nothing after
+    expect(emptyLanesMessage(buildScene(r, opts({ viewport: { t0: 2000, t1: 3000 }, filter: 'retried' })))).toBe('No retried operations in this window');
+    // as at a cursor before the ops began: the window runs past it, so "none in this window" would be false
+    const early = buildScene(r.asOf(20), opts({ filter: 'retried', asOfMs: 20 }));
+    expect(early.rows).toHaveLength(0);
+    expect(emptyLanesMessage(early)).toBe('No retried operations up to the cursor (0.02 s): the timeline shows the run as it stood then');
+    expect(emptyLanesMessage(buildScene(r.asOf(20), opts({ viewport: { t0: 500, t1: 1000 }, asOfMs: 20 })))).toBe('Nothing yet: the cursor (0.02 s) is before this window');
+    // a cursor at or past the window's end: the plain message
+    expect(emptyLanesMessage(buildScene(r, opts({ viewport: { t0: 2000, t1: 3000 }, asOfMs: 3000 })))).toBe('No operations in this window');
   });
 
   it('hit-tests attempts, backoffs, waits and the refresh lane by the drawn geometry', () => {

@@ -40,6 +40,8 @@ export interface SceneOptions {
   readonly cursorMs: number | null;
   readonly selectedOp: number | null;
   readonly hoverOp: number | null;
+  /** the time the recording is shown as of (a replay's cursor, `TimelineFeed.cursorMs`); absent: all of it */
+  readonly asOfMs?: number;
 }
 
 export interface LaneRow {
@@ -69,6 +71,20 @@ export interface Scene {
   readonly hoverOp: number | null;
   /** one op in `sampling` is shown */
   readonly sampling: number;
+  /** the recording is shown as of this time (Infinity: all of it) */
+  readonly asOfMs: number;
+}
+
+/**
+ * What an empty lane area says. A replay shows the run as at its cursor, so past the cursor the
+ * window holds nothing yet — "none in this window" would deny the operations the overview shows there.
+ */
+export function emptyLanesMessage(s: Pick<Scene, 'filter' | 'viewport' | 'asOfMs'>): string {
+  const what = s.filter === 'retried' ? 'No retried operations' : 'No operations';
+  if (s.asOfMs >= s.viewport.t1) return `${what} in this window`;
+  const at = `${(s.asOfMs / 1000).toFixed(2)} s`;
+  if (s.asOfMs <= s.viewport.t0) return `Nothing yet: the cursor (${at}) is before this window`;
+  return `${what} up to the cursor (${at}): the timeline shows the run as it stood then`;
 }
 
 /** lanes the "retried only" filter scans in a window */
@@ -149,6 +165,7 @@ export function buildScene(q: TimelineQuery, o: SceneOptions, retried: RetriedQu
     selectedOp: o.selectedOp,
     hoverOp: o.hoverOp,
     sampling,
+    asOfMs: o.asOfMs ?? Infinity,
   };
 }
 

@@ -37,7 +37,7 @@ function BarListImpl({ items, unit, layout = 'rows', label }: BarListProps) {
           <div key={i.key} className={`hcol ${i.mark ? 'marked' : ''}`} title={`${i.label}: ${formatNumber(i.value)} ${unit}`} data-mark={i.mark}>
             <span className="hval">{i.value > 0 ? formatNumber(i.value) : ''}</span>
             {/* a zero draws nothing (an empty bin is not a stub in the bin's colour) */}
-            {i.value > 0 ? <span className="hbar" style={{ height: pct(i.value), background: i.color }} /> : <span className="hbar empty" />}
+            {i.value > 0 ? <span className="hbar" style={{ height: pct(i.value), background: i.color }} /> : <span className="hbar zero" />}
             <span className="hlabel">{i.label}</span>
           </div>
         ))}
