@@ -18,6 +18,8 @@ import {
   selectNodeCards,
   selectParked,
   selectRefreshCallers,
+  selectRefreshRates,
+  selectRefreshRatesOverDebounce,
   selectSegmentCells,
   selectStaleCount,
   selectThroughputByOutcome,
@@ -101,6 +103,28 @@ describe('time-series selectors', () => {
     expect(latencyBinValue(latencyBin(300))).toBeCloseTo(300, -2);
     const snap = snapOf([...steadyOps(50, 0, 10, 1), ...steadyOps(1, 1_000, 1, 99)]);
     expect(selectLatencyQuantiles(snap)[0]?.p50).toBeCloseTo(1, 0);
+  });
+
+  it('holds executed refreshes against the debounce ceiling over at least one debounce window, so a step a fault cut short reads no burst', () => {
+    // one refresh every 500 ms (the debounce kept: 2/s), a fault's break at 1.3 s (bucket 13)
+    const refreshes = [350, 850, 1_350, 1_850].flatMap((t, i) => [
+      { t, type: 'refresh.start' as const, refresh: i + 1, op: null },
+      { t: t + 5, type: 'refresh.end' as const, refresh: i + 1, ok: true, epochBefore: 1, epochAfter: 1, node: 0, fetches: 1 },
+    ]);
+    const snap = snapOf([...refreshes, ...steadyOps(1, 2_500, 1, 999)]);
+    const plan = { stepBuckets: 5, breaks: [13] };
+    const plain = selectRefreshRates(snap, plan);
+    // per step, the 200 ms step 1.3–1.5 s holds one refresh: 5/s, above a ceiling the client kept
+    expect(plain.find((r) => r.t === 1.3)?.executed).toBe(5);
+    const held = selectRefreshRatesOverDebounce(snap, plan, 500);
+    expect(held.map((r) => r.t)).toEqual(plain.map((r) => r.t)); // the same steps: the break still starts one
+    expect(held.find((r) => r.t === 1.3)?.executed).toBe(2); // over 1.0–1.5 s
+    for (const r of held) expect(r.executed as number).toBeLessThanOrEqual(selectDebounceCeiling(500, false) as number);
+    // whole steps are as before
+    for (const t of [0, 0.5, 1.5, 2]) expect(held.find((r) => r.t === t)).toEqual(plain.find((r) => r.t === t));
+    // a burst the debounce did not stop still shows: two refreshes in that short step read 4/s over 500 ms
+    const burst = snapOf([...refreshes, { t: 1_420, type: 'refresh.start' as const, refresh: 9, op: null }, ...steadyOps(1, 2_500, 1, 999)]);
+    expect(selectRefreshRatesOverDebounce(burst, plan, 500).find((r) => r.t === 1.3)?.executed).toBe(4);
   });
 
   it('draws the debounce ceiling at 1000 / debounce per second (none with the debounce off)', () => {

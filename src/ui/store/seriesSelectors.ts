@@ -76,14 +76,28 @@ function sumAt(w: BucketWindow, m: Metric, offsets: readonly number[], k: number
   return s;
 }
 
-function rateRows<K extends string>(snap: TelemetrySnapshot, m: Metric, keys: readonly K[], index: (k: K) => number, steps: Steps): TimeRow[] {
+/**
+ * Per-step rates of metric `m`. With `minSpanMs`, a step shorter than that (a fault's break
+ * cuts one short) takes its rate over the trailing `minSpanMs` ending with it instead: one
+ * event in a 100 ms step is not "10 per second" against a limit that holds per 500 ms.
+ */
+function rateRows<K extends string>(snap: TelemetrySnapshot, m: Metric, keys: readonly K[], index: (k: K) => number, steps: Steps, minSpanMs = 0): TimeRow[] {
+  const minBuckets = Math.ceil(minSpanMs / snap.bucketMs);
   const rows = stepsOf(snap.window, steps, snap.bucketMs).map((st) => {
-    const secs = (st.offsets.length * snap.bucketMs) / 1000;
+    const offsets = st.offsets.length >= minBuckets ? st.offsets : trailingOffsets(st.offsets[st.offsets.length - 1] as number, minBuckets);
+    const secs = (offsets.length * snap.bucketMs) / 1000;
     const row: Record<string, number> = { t: st.t };
-    for (const k of keys) row[k] = sumAt(snap.window, m, st.offsets, index(k)) / secs;
+    for (const k of keys) row[k] = sumAt(snap.window, m, offsets, index(k)) / secs;
     return row as TimeRow;
   });
   return closed(snap.window, snap.bucketMs, rows);
+}
+
+/** the `n` window offsets ending with `last` (fewer at the window's start) */
+function trailingOffsets(last: number, n: number): number[] {
+  const out: number[] = [];
+  for (let o = Math.max(0, last - n + 1); o <= last; o++) out.push(o);
+  return out;
 }
 
 /** the window's total of value `k` of metric `m` */
@@ -132,6 +146,16 @@ export function selectRetryRate(snap: TelemetrySnapshot, steps: Steps = snap.ste
 /** refresh events per second by kind */
 export function selectRefreshRates(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): TimeRow[] {
   return rateRows<RefreshKind>(snap, 'refresh', REFRESH_KINDS, (k) => REFRESH_KINDS.indexOf(k), steps);
+}
+
+/**
+ * Refresh rates to hold against the debounce ceiling (1000 / `debounceMs` per second): each
+ * step's rate over at least the last `debounceMs`, the span the ceiling is a limit over. A
+ * step a fault cut short would otherwise read one refresh in 100 ms as 10/s above a 2/s
+ * ceiling the client kept.
+ */
+export function selectRefreshRatesOverDebounce(snap: TelemetrySnapshot, steps: Steps, debounceMs: number): TimeRow[] {
+  return rateRows<RefreshKind>(snap, 'refresh', REFRESH_KINDS, (k) => REFRESH_KINDS.indexOf(k), steps, debounceMs);
 }
 
 /** callers served per executed refresh: mean and max per step (null when none ended) */
