@@ -389,6 +389,9 @@ export class InvariantChecker implements OpEventSink {
   }
 }
 
+/** a live session's note on the final-state check before it ran (a replay says its own: `inReplayWords`) */
+export const FINAL_DATA_ON_PAUSE = 'the final data is checked on Pause';
+
 /** what the final-state check found (live sessions, headless runs) */
 export interface FinalCheck extends TallyView {
   readonly keys: readonly string[];
@@ -404,7 +407,7 @@ export function invariantReport(config: ClientConfig, t: Readonly<Record<TallyNa
     const lostCount = self.lost.count + self.finalLost.count;
     const okDetail = self.finalChecked
       ? 'every read saw every write acknowledged before it started; the final data holds every acknowledged version'
-      : 'every read saw every write acknowledged before it started (the final data is checked on Pause)';
+      : `every read saw every write acknowledged before it started (${FINAL_DATA_ON_PAUSE})`;
     const checks: InvariantCheck[] = [
       {
         name: 'noLostAckedWrites',

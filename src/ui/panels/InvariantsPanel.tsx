@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import type { TelemetrySnapshot } from '../store/snapshot';
-import { selectInvariantRows, type InvariantRow, type Verdict } from '../store/selectors';
+import { inReplayWords, selectInvariantRows, type InvariantRow, type Verdict } from '../store/selectors';
 import { ChartFrame } from './chart/ChartFrame';
+import { useTimeCursor } from './timeCursor';
 import { usePanelSnapshot } from './visibility';
 
 type PanelVerdict = Verdict | 'idle';
@@ -27,12 +28,20 @@ export function invariantsView(snapshot: Pick<TelemetrySnapshot, 'invariants' | 
 /** SPEC §11 invariants checked live over the event stream, with counterexample op ids */
 export function InvariantsPanel() {
   const snapshot = usePanelSnapshot();
-  const { verdict, rows } = useMemo(() => invariantsView(snapshot), [snapshot]);
+  // a replay shows the verdicts as of its cursor (the header gives the whole run's next to them)
+  const replay = useTimeCursor() !== null;
+  const view = useMemo(() => invariantsView(snapshot), [snapshot]);
+  const verdict = view.verdict;
+  const rows = useMemo(() => (replay ? inReplayWords(view.rows) : view.rows), [replay, view]);
   return (
     <ChartFrame
       title="Invariants"
-      units="this session"
-      hint="Checked live on every event; on Pause the cluster's data is checked for every acknowledged write. Counterexamples are op ids: filter the event log by one to see its attempts."
+      units={replay ? 'at the cursor' : 'this session'}
+      hint={
+        replay
+          ? "Checked over the recording's events up to the cursor; the header gives the whole run's verdict beside it. Counterexamples are op ids: filter the event log by one to see its attempts."
+          : "Checked live on every event; on Pause the cluster's data is checked for every acknowledged write. Counterexamples are op ids: filter the event log by one to see its attempts."
+      }
       aside={<span className={VERDICT[verdict].className}>{VERDICT[verdict].label}</span>}
       empty={rows.length === 0}
       emptyText="No operations yet."

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeEvent, invariantLabel } from './logSelectors';
+import { DEFAULT_CLIENT_CONFIG } from '../../core/client/config';
+import { InvariantChecker } from '../../core/sim/invariants';
+import { describeEvent, inReplayWords, invariantLabel, RECORDING_FINAL_DATA, selectInvariantRows } from './logSelectors';
 
 describe('event log lines', () => {
   it('a rejoin that reclaims nothing says so instead of "reclaimed … 0 segment(s)"', () => {
@@ -16,5 +18,21 @@ describe('invariant labels', () => {
     expect(invariantLabel('attemptBudgetKept')).toBe('Attempt budget kept');
     expect(invariantLabel('somethingNew')).toBe('somethingNew');
     expect(invariantLabel('toString')).toBe('toString');
+  });
+});
+
+describe('invariant rows in a replay', () => {
+  it("says a recording has no data to check where a live session says it checks the data on Pause, and leaves every other row as it is", () => {
+    const checker = new InvariantChecker(() => DEFAULT_CLIENT_CONFIG);
+    const { rows } = selectInvariantRows(checker.report());
+    const lost = rows.find((r) => r.name === 'noLostAckedWrites');
+    expect(lost?.detail).toContain('the final data is checked on Pause');
+    const replay = inReplayWords(rows);
+    expect(replay.find((r) => r.name === 'noLostAckedWrites')?.detail).toBe(`every read saw every write acknowledged before it started (${RECORDING_FINAL_DATA})`);
+    expect(replay.filter((r) => r.name !== 'noLostAckedWrites')).toEqual(rows.filter((r) => r.name !== 'noLostAckedWrites'));
+    // once the data was checked (a live Pause), there is nothing to restate
+    checker.checkFinalData(() => 0);
+    const checked = selectInvariantRows(checker.report()).rows;
+    expect(inReplayWords(checked)).toEqual(checked);
   });
 });

@@ -1,6 +1,6 @@
 /** Named pure selectors for the event log and the invariant monitor. */
 import type { Outcome } from '../../core/domain/status';
-import type { InvariantName, InvariantReport } from '../../core/sim/invariants';
+import { FINAL_DATA_ON_PAUSE, type InvariantName, type InvariantReport } from '../../core/sim/invariants';
 import type { EventType, ZarisEvent } from '../../core/telemetry/events';
 import type { LoggedEvent } from './snapshot';
 
@@ -101,6 +101,14 @@ export interface InvariantRow {
   readonly violations: number;
   readonly detail: string;
   readonly examples: readonly number[];
+}
+
+/** a replay's note where a live session says the final data is checked on Pause: a recording has no data to check */
+export const RECORDING_FINAL_DATA = "a recording holds the events, not the cluster's data: Live checks the data on Pause, npm run sim at the run's end";
+
+/** invariant rows as a replay states them: the live session's "checked on Pause" note becomes the recording's */
+export function inReplayWords(rows: readonly InvariantRow[]): InvariantRow[] {
+  return rows.map((r) => (r.detail.includes(FINAL_DATA_ON_PAUSE) ? { ...r, detail: r.detail.replace(FINAL_DATA_ON_PAUSE, RECORDING_FINAL_DATA) } : r));
 }
 
 /** verdict per invariant and overall (expected = violated, but explained by an enabled bug toggle) */
