@@ -20,3 +20,19 @@ export function formatSeconds(ms: number): string {
   if (s >= 1) return `${+s.toFixed(1)} s`;
   return `${+s.toFixed(2)} s`;
 }
+
+/**
+ * A figure in the panels' compact form, three significant digits at most: 19.74 → "19.7",
+ * 1234 → "1.2k", 0.1234 → "0.123". The tiles and charts show numbers this way
+ * (`formatNumber`), so a sentence quoting a tile uses it too.
+ */
+export function formatCompact(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 1e6) return `${+(v / 1e6).toFixed(1)}M`;
+  if (a >= 1e4) return `${Math.round(v / 1e3)}k`;
+  if (a >= 1e3) return `${+(v / 1e3).toFixed(1)}k`;
+  if (a >= 100 || a === 0) return `${Math.round(v)}`;
+  if (a >= 10) return `${+v.toFixed(1)}`;
+  if (a >= 1) return `${+v.toFixed(2)}`;
+  return `${+v.toFixed(3)}`;
+}

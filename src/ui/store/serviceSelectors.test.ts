@@ -88,6 +88,8 @@ describe('what you are seeing', () => {
   it('follows the session: idle, healthy, fault, recovering, storm, paused', () => {
     expect(selectSessionState({ ...base, started: false, headline: headline({ running: false }) }).state).toBe('idle');
     expect(selectSessionState({ ...base, headline: headline() }).text).toMatch(/^Running healthy: 100 % of demand served \(last 1 s\)/);
+    // p99 as the tile writes it (formatCompact), not rounded to "20 ms" beside a tile reading 19.7 ms
+    expect(selectSessionState({ ...base, headline: headline({ p99Ms: 19.74 }) }).text).toContain(', p99 19.7 ms.');
     const failing = headline({ servedPerSec: 3400, failedPerSec: 1700, service: { verdict: 'degraded', share: 0.66 } });
     expect(selectSessionState({ ...base, evidence: [evidence()], headline: failing }).state).toBe('fault');
     expect(selectSessionState({ ...base, evidence: [evidence()], headline: headline() }).state).toBe('recovering');
