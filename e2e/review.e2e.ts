@@ -329,7 +329,7 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     await bad.page.getByTestId('url-error').waitFor();
     expect(await bad.page.getByTestId('url-error').innerText()).toMatch(/cmpB was ignored, the rest of the link applies[\s\S]*unknown bug toggle\(s\) "oops"/);
     await bad.waitCompareDone();
-    expect(await bad.compareView.getByTestId('compare-side-a').locator('h3').innerText()).toBe('fixed client (no bug toggles)');
+    expect(await bad.compareView.getByTestId('compare-side-a').locator('h3').innerText()).toBe('fixed client, no bug toggles');
     expect(bad.url).toContain('backoffMillis=250');
   });
 

@@ -28,7 +28,7 @@ describe('comparison pairs', () => {
     expect(p.a.client).toEqual({ ...sc.client, bugs: { ...sc.client.bugs, noRefreshDebounce: true } });
     expect(p.b.client.bugs).toMatchObject({ noRefreshDebounce: true, noRefreshCoalescing: true, deadlineReplacesAttempts: false });
     expect(p.a.label).toBe('bug on: no refresh debounce');
-    expect(sideLabel([])).toBe('fixed client (no bug toggles)');
+    expect(sideLabel([])).toBe('fixed client, no bug toggles');
   });
 
   it('offers each toggle off vs on, keeping the scenario’s other toggles', () => {
@@ -121,6 +121,9 @@ describe('delta rows and the verdict sentence', () => {
       'A (fixed) served users better than B (storm): 200 more operations served (+20.0 %), 600 fewer not served — 1,200 vs 1,000 served, 300 vs 900 not served.',
     );
     expect(verdictSentence(serviceVerdict(t(10, 0, 0), t(10, 0, 0)), 'x', 'y')).toBe('Both sides served users equally: 10 operations served, 0 not served each.');
+    // the sides' own labels quoted as "A (…)" nest no brackets
+    const quoted = verdictSentence(serviceVerdict(t(1200, 300, 0), t(1000, 0, 900)), sideLabel([]), sideLabel(['deadlineReplacesAttempts', 'noRefreshDebounce']));
+    expect(quoted).toMatch(/^A \(fixed client, no bug toggles\) served users better than B \(bug on: [^()]+\):/);
     expect(verdictSentence(serviceVerdict(t(5, 9, 0), t(6, 20, 0)), 'x', 'y')).toContain('B (y) served users better than A (x): 1 more operations served (+20.0 %), though 11 more not served');
   });
 });

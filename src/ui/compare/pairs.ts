@@ -23,9 +23,9 @@ export function defaultPair(scenario: Scenario): TogglePair {
   return { a: on(p.a.client), b: on(p.b.client) };
 }
 
-/** "fixed client" or "bug on: …" */
+/** "fixed client, no bug toggles" or "bug on: …" (no brackets: sentences quote it as "A (…)") */
 export function sideLabel(toggles: readonly BugToggle[]): string {
-  return toggles.length === 0 ? 'fixed client (no bug toggles)' : `bug on: ${toggles.map((t) => BUG_HELP[t].label.toLowerCase()).join(' + ')}`;
+  return toggles.length === 0 ? 'fixed client, no bug toggles' : `bug on: ${toggles.map((t) => BUG_HELP[t].label.toLowerCase()).join(' + ')}`;
 }
 
 function side(scenario: Scenario, toggles: readonly BugToggle[]): ComparisonSide {
