@@ -8,8 +8,11 @@ import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
 import { describeScenarioChange, keepBugToggles } from '../controls/scenarioChange';
 import { headlineKpis } from '../KpiStrip';
 import { createDashboardStore } from './dashboardStore';
-import { selectEvidenceCards, selectHeadline, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
+import { ambiguousDuring, selectEvidenceCards, selectHeadline, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
 import { steadyOps } from './testEvents';
+import { ApplyTracker, MAX_LISTED } from '../../core/sim/applyTracker';
+import { newOpEnd, newOpStart } from '../../core/telemetry/events';
+import { TransportErrorCode } from '../../core/domain/status';
 
 function storeWith(events: ZarisEvent[]) {
   const store = createDashboardStore();
@@ -145,5 +148,38 @@ describe('scenario change', () => {
     expect(note).toContain('charts cleared.');
     // nothing on: nothing kept, nothing claimed
     expect(describeScenarioChange({ client: DEFAULT_CLIENT_CONFIG, workload: DEFAULT_WORKLOAD }, picked, 'Scale out')).not.toContain('kept');
+  });
+});
+
+describe('ambiguous writes on the fault cards', () => {
+  /** the session's audit after `n` writes, each applied once but answered Timeout, ending at the given times */
+  const auditOf = (ends: readonly number[]) => {
+    const a = new ApplyTracker();
+    ends.forEach((t, i) => {
+      const op = 100 + i;
+      a.opStart({ ...newOpStart(), t: t - 50, op, kind: 'put', key: `k${i}` });
+      a.onApply(op);
+      a.opEnd({ ...newOpEnd(), t, op, status: undefined, error: TransportErrorCode.Timeout, attempts: 3, latencyMs: 50, reason: 'attemptsExhausted' });
+    });
+    return a.report();
+  };
+
+  it("counts on each card the writes known from its fault until the next one, and says so where \"0 failed\" would read as no harm", () => {
+    const audit = auditOf([5_500, 6_000, 21_000]);
+    const cards = selectEvidenceCards([evidence({ id: 1, action: 'lostAck', t: 5_000 }), evidence({ id: 2, t: 20_000 })], [], 2048, 25_000, true, 0, audit);
+    const lostAck = cards.find((c) => c.id === 1);
+    expect(lostAck?.facts).toContain('2 ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)');
+    expect(lostAck?.severity).not.toBe('ok');
+    expect(cards.find((c) => c.id === 2)?.facts).toContain('1 ambiguous write: applied, but the caller could not know (listed in Ambiguous writes)');
+    // none in its span: no such fact
+    expect(selectEvidenceCards([evidence({ t: 22_000 })], [], 2048, 25_000, true, 0, audit)[0]?.facts.some((f) => f.includes('ambiguous'))).toBe(false);
+    expect(selectEvidenceCards([evidence()], [], 2048, 25_000)[0]?.facts.some((f) => f.includes('ambiguous'))).toBe(false);
+  });
+
+  it('gives a lower bound where the audit counts more writes than it lists', () => {
+    const audit = auditOf(Array.from({ length: MAX_LISTED + 5 }, (_, i) => 5_100 + i));
+    expect(ambiguousDuring(audit.ambiguous, 5_000, Infinity)).toEqual({ count: MAX_LISTED, atLeast: true });
+    // a span that ends before the list does is exact
+    expect(ambiguousDuring(audit.ambiguous, 5_000, 5_110)).toEqual({ count: 10, atLeast: false });
   });
 });

@@ -8,6 +8,7 @@ import { STALL_THRESHOLD_MS } from '../../core/domain/service';
 import type { FaultAction } from '../../core/telemetry/events';
 import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
+import type { AmbiguousWrite, WriteAuditReport } from '../../core/sim/applyTracker';
 import { formatCompact, formatCount, formatRate, formatSeconds } from './numberFormat';
 import { HEADLINE_WINDOW_LABEL, type Headline } from './summarySelectors';
 
@@ -137,7 +138,7 @@ export interface EvidenceCard {
  * One fault's evidence as a card; `poolSize` for the share of the pool the fault held; `running` false: the
  * session is paused; `stalledNow` the stalled gauge the tiles show now.
  */
-export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: number, running = true, stalledNow = 0): EvidenceCard {
+export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: number, running = true, stalledNow = 0, ambiguous: AmbiguousCount | null = null): EvidenceCard {
   const facts: string[] = [];
   // the recorded peak samples each bucket once it is complete (the same for any batch cut), so while the
   // fault is open it can trail the live gauge by one bucket: "up to" never reads below the tile beside it
@@ -150,10 +151,13 @@ export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: nu
   if (amp !== null) facts.push(amp);
   if (e.opsHit > 0) facts.push(`${formatCount(e.opsHit)} ops hit, ${formatCount(e.failed)} failed`);
   else if (e.failed > 0) facts.push(`${formatCount(e.failed)} ops failed`);
+  // "0 failed" is not "no harm": a write applied but answered failed, or applied twice, is the caller's to resolve
+  const amb = ambiguous !== null && ambiguous.count > 0 ? ambiguous : null;
+  if (amb !== null) facts.push(`${amb.atLeast ? 'at least ' : ''}${formatCount(amb.count)} ambiguous write${amb.count === 1 ? '' : 's'}: applied, but the caller could not know (listed in Ambiguous writes)`);
   if (facts.length === 0) facts.push('no operation affected');
   const starved = poolSize > 0 && stalledPeak >= STARVED_POOL_SHARE * poolSize;
   const bad = e.overBudget > 0 || e.rejected > 0 || starved || e.healthyLostMs >= 1000;
-  const warn = e.failed > 0 || e.healthyLostMs > 0 || e.opsHit > 0;
+  const warn = e.failed > 0 || e.healthyLostMs > 0 || e.opsHit > 0 || amb !== null;
   return {
     id: e.id,
     title: `${describeFault(e)} at ${formatSeconds(e.t)}`,
@@ -166,11 +170,41 @@ export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: nu
   };
 }
 
-/** the cards still shown (not dismissed), newest first */
-export function selectEvidenceCards(evidence: readonly FaultEvidence[], dismissed: readonly number[], poolSize: number, nowMs: number, running = true, stalledNow = 0): EvidenceCard[] {
+/** ambiguous writes known in a time span; `atLeast` when the audit's list ends inside it (it counts more than it lists) */
+export interface AmbiguousCount {
+  readonly count: number;
+  readonly atLeast: boolean;
+}
+
+/**
+ * The ambiguous writes that became known (their operation ended) in [`from`, `to`), from the
+ * audit's list. The list holds the first writes by the time they were known; past its end
+ * only the total is known, so a span that runs past it gets a lower bound.
+ */
+export function ambiguousDuring(audit: WriteAuditReport['ambiguous'], from: number, to: number): AmbiguousCount {
+  let count = 0;
+  for (const w of audit.list) if (w.t >= from && w.t < to) count++;
+  const lastListed = audit.list.length > 0 ? (audit.list[audit.list.length - 1] as AmbiguousWrite).t : -Infinity;
+  return { count, atLeast: audit.total > audit.list.length && to > lastListed };
+}
+
+/**
+ * The cards still shown (not dismissed), newest first. `audit`: the session's write audit; a
+ * card counts the ambiguous writes known from its fault until the next fault.
+ */
+export function selectEvidenceCards(
+  evidence: readonly FaultEvidence[],
+  dismissed: readonly number[],
+  poolSize: number,
+  nowMs: number,
+  running = true,
+  stalledNow = 0,
+  audit: WriteAuditReport | null = null,
+): EvidenceCard[] {
   const gone = new Set(dismissed);
+  const nextFaultAfter = (t: number): number => evidence.reduce((m, o) => (o.t > t && o.t < m ? o.t : m), Infinity);
   return evidence
     .filter((e) => !gone.has(e.id))
-    .map((e) => selectEvidenceCard(e, poolSize, nowMs, running, stalledNow))
+    .map((e) => selectEvidenceCard(e, poolSize, nowMs, running, stalledNow, audit === null ? null : ambiguousDuring(audit.ambiguous, e.t, nextFaultAfter(e.t))))
     .reverse();
 }

@@ -5,10 +5,10 @@ import { selectEvidenceCards, selectPoolSize } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 
 export function EvidenceCards() {
-  const { evidence, dismissed, workload, lastT, running, stalledNow, dismiss } = useDashboard(
-    useShallow((s) => ({ evidence: s.snapshot.evidence, dismissed: s.dismissedEvidence, workload: s.workload, lastT: s.snapshot.totals.lastT, running: s.running, stalledNow: s.snapshot.stalledNow, dismiss: s.dismissEvidence })),
+  const { evidence, dismissed, workload, lastT, running, stalledNow, audit, dismiss } = useDashboard(
+    useShallow((s) => ({ evidence: s.snapshot.evidence, dismissed: s.dismissedEvidence, workload: s.workload, lastT: s.snapshot.totals.lastT, running: s.running, stalledNow: s.snapshot.stalledNow, audit: s.writeAudit, dismiss: s.dismissEvidence })),
   );
-  const cards = useMemo(() => selectEvidenceCards(evidence, dismissed, selectPoolSize(workload), lastT, running, stalledNow), [evidence, dismissed, workload, lastT, running, stalledNow]);
+  const cards = useMemo(() => selectEvidenceCards(evidence, dismissed, selectPoolSize(workload), lastT, running, stalledNow, audit), [evidence, dismissed, workload, lastT, running, stalledNow, audit]);
   if (cards.length === 0) return null;
   return (
     <section className="evidence" aria-label="Fault evidence">
