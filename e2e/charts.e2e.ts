@@ -99,7 +99,7 @@ function readPage(d: DashboardPage): Promise<PageRead> {
       window: { firstBucket: s.snapshot.window.firstBucket, length: s.snapshot.window.length, cols },
       markers: s.faultMarkers.map((m) => ({ t: m.t })),
     };
-  }, ['opsBySplit', 'parked'] as const);
+  }, ['opsBySplit', 'segments', 'parked'] as const);
 }
 
 /** the store's window as a snapshot for the product's selectors (metrics not read are zero) */
@@ -210,13 +210,18 @@ describe('charts are true to time', () => {
     const plan = planOf(r);
     console.info(`[charts] failover at ${(faultT / 1000).toFixed(3)} s (bucket ${Math.floor(faultT / BUCKET_MS)}, steps of ${plan.stepBuckets} buckets: ${Math.floor(faultT / BUCKET_MS) % plan.stepBuckets === 0 ? 'on' : 'inside'} a step boundary)`);
 
-    // throughput, healthy vs affected segments: two unstacked lines
+    // throughput per segment, healthy vs affected: two unstacked lines; no segment is affected
+    // before the fault, so that line has no value there and begins at the fault's bucket
     const split = r.charts.filter((c) => c.panel === 'throughput')[1] as ChartRead;
     expect(split.curves).toHaveLength(2);
     const splitRows = selectThroughputSplit(snap, plan);
-    const moved = (['healthy', 'affected'] as const).map((k, i) => checkSeries(split, vertices(split.curves[i] as string), splitRows, (row) => row[k] as number, faultT, `throughput ${k}`));
-    // the affected segments' line does move after the fault (the check above is not vacuous)
-    expect(moved[1]).toBeGreaterThan(3);
+    checkSeries(split, vertices(split.curves[0] as string), splitRows, (row) => row.healthy as number, faultT, 'throughput per segment, healthy');
+    const affected = vertices(split.curves[1] as string);
+    const { xOf } = mapping(split);
+    const faultBucketX = xOf((Math.floor(faultT / BUCKET_MS) * BUCKET_MS) / 1000);
+    expect(splitRows.filter((row) => row.t * 1000 < Math.floor(faultT / BUCKET_MS) * BUCKET_MS).every((row) => row.affected === null), 'no affected value before the fault').toBe(true);
+    expect(affected.length, 'the affected line is drawn after the fault (the check is not vacuous)').toBeGreaterThan(3);
+    expect(Math.min(...affected.map(([x]) => x)), 'the affected line begins at the fault\'s bucket').toBeGreaterThanOrEqual(faultBucketX - 0.75);
 
     // parked operations: stacked areas, the top layer's upper edge is the total in flight
     const parked = r.charts.find((c) => c.panel === 'parked') as ChartRead;

@@ -52,7 +52,7 @@ export interface FaultEvidence {
   readonly stalledPeak: number;
   /** most operations in flight at once */
   readonly inFlightPeak: number;
-  /** healthy-segment served ops/s before the fault; null without enough history */
+  /** served ops/s before the fault on healthy segments, scaled to the share of them that stays healthy after it; null without enough history */
   readonly healthyBaselinePerSec: number | null;
   /** ms of 100 ms steps in which healthy segments were served below half the baseline */
   readonly healthyLostMs: number;
@@ -145,7 +145,13 @@ export class FaultEvidenceTracker {
     if (t > this.lastTrouble) this.lastTrouble = t;
   }
 
-  fault(t: number, action: FaultAction, node: number, segments: number): void {
+  /**
+   * A fault at `t` that names `segments` segments. `healthyShare`: the segments no fault names
+   * after it, as a share of those before it — the baseline was measured over the larger set, so
+   * it is scaled to the segments that stay healthy (a failover of a node owning a third of
+   * the segments leaves two thirds of the traffic healthy, and that is not a loss).
+   */
+  fault(t: number, action: FaultAction, node: number, segments: number, healthyShare = 1): void {
     this.at(t);
     if (this.open !== null) {
       this.open.settledT = null;
@@ -153,7 +159,7 @@ export class FaultEvidenceTracker {
     }
     this.open = {
       id: this.nextId++, action, node, t, segments, settledT: null, lastT: t, opsHit: 0, retries: 0, refreshRequests: 0, overBudget: 0,
-      failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 0, healthyBaselinePerSec: this.baseline(), healthyLostMs: 0,
+      failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 0, healthyBaselinePerSec: scaled(this.baseline(), healthyShare), healthyLostMs: 0,
     };
     this.lastTrouble = t;
     this.version++;
@@ -266,4 +272,11 @@ export class FaultEvidenceTracker {
     this.lastTrouble = 0;
     this.version++;
   }
+}
+
+/** a baseline scaled to a share of the segments it was measured over (null stays null; a share outside 0..1 is clamped) */
+function scaled(baseline: number | null, share: number): number | null {
+  if (baseline === null) return null;
+  const k = Number.isFinite(share) ? Math.min(1, Math.max(0, share)) : 1;
+  return baseline * k;
 }

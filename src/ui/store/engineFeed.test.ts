@@ -84,6 +84,16 @@ describe('the store fed by the headless engine (failover preset)', () => {
     // after the failover, affected-segment ops appear and the budget of 3 attempts holds
     const split = selectThroughputSplit(snap);
     expect(split.some((r) => (r.affected ?? 0) > 0)).toBe(true);
+    // per segment, the fixed client's healthy segments serve on at their pre-fault rate (in total,
+    // "healthy" would lose the third of the traffic the crashed node's segments carried)
+    const faultSec = (d.store.getState().faultMarkers[0]?.t ?? 0) / 1000;
+    const mean = (rows: typeof split) => rows.reduce((a, r) => a + (r.healthy ?? 0), 0) / rows.length;
+    const before = mean(split.filter((r) => r.t >= 1 && r.t < faultSec - 0.5));
+    const after = mean(split.slice(0, -1).filter((r) => r.t >= faultSec + 1));
+    expect(before).toBeGreaterThan(0);
+    expect(after / before).toBeGreaterThan(0.85);
+    expect(after / before).toBeLessThan(1.15);
+    expect(split.filter((r) => r.t < faultSec - 0.5).every((r) => r.affected === null)).toBe(true);
     expect(snap.totals.maxAttemptsPerOp).toBeLessThanOrEqual(3);
     expect(selectInvariantRows(snap.invariants).verdict).toBe('ok');
   });

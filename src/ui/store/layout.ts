@@ -85,6 +85,8 @@ export const METRIC_WIDTH = {
   parked: PHASES.length,
   /** ops in flight longer than the stall threshold (a gauge, like parked) */
   stalled: 1,
+  /** segments [no fault named, a fault named] (a gauge, like parked): what the split's per-segment rates divide by */
+  segments: 2,
   /** arrivals the application turned away (request pool full) */
   rejected: 1,
   /** ops that started an attempt beyond their attempt budget (counted at that attempt.start) */
@@ -93,7 +95,7 @@ export const METRIC_WIDTH = {
 export type Metric = keyof typeof METRIC_WIDTH;
 export const METRICS = Object.keys(METRIC_WIDTH) as Metric[];
 /** metrics that are gauges (carried into new buckets) rather than counters */
-export const GAUGE_METRICS: readonly Metric[] = ['parked', 'stalled'];
+export const GAUGE_METRICS: readonly Metric[] = ['parked', 'stalled', 'segments'];
 /** values merged by max when buckets are combined (the rest are summed, gauges take the later bucket) */
 export const MAX_VALUES: Readonly<Partial<Record<Metric, readonly number[]>>> = {
   backoffMaxMs: OUTCOMES.map((_, i) => i),

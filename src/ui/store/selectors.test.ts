@@ -46,7 +46,8 @@ describe('time-series selectors', () => {
     expect(rows[4]?.Ok).toBe(0);
     expect(rows[5]).toEqual({ ...rows[4], t: 2.5 });
     expect(selectTimeDomain(snap)).toEqual([0, 2.5]);
-    expect(selectThroughputSplit(snap)[0]).toEqual({ t: 0, healthy: 100, affected: 0 });
+    // per segment (all on segment 0 here); no segment is affected before a fault, so that side has no value
+    expect(selectThroughputSplit(snap)[0]).toEqual({ t: 0, healthy: 100, affected: null });
   });
 
   it('lists only outcomes seen in the window and counts attempts by outcome', () => {

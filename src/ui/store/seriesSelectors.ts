@@ -126,10 +126,26 @@ export function selectThroughputByOutcome(snap: TelemetrySnapshot, steps: Steps 
   return { rows: rateRows(snap, 'opsByOutcome', keys, (k) => OUTCOMES.indexOf(k), steps), keys };
 }
 
-/** operations ended per second on healthy vs fault-affected segments */
+/**
+ * Operations ended per second **per segment**, on segments no fault named vs segments a fault
+ * named: each rate divided by how many segments its side had in that step (the `segments`
+ * gauge). Totals would mislead at the fault itself: the moment a fault names a third of the
+ * segments, "healthy" loses a third of its traffic although no healthy segment served less.
+ * Per segment, an unharmed healthy side stays level and a starved one drops. A side with no
+ * segments in a step has no value there (none is affected before the first fault).
+ */
 export function selectThroughputSplit(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): TimeRow[] {
-  const keys = ['healthy', 'affected'] as const;
-  return rateRows(snap, 'opsBySplit', keys, (k) => keys.indexOf(k), steps);
+  const w = snap.window;
+  const rows = stepsOf(w, steps, snap.bucketMs).map((st) => {
+    const secs = (st.offsets.length * snap.bucketMs) / 1000;
+    const last = st.offsets[st.offsets.length - 1] as number;
+    const per = (k: number): number | null => {
+      const segments = w.cols.segments[last * 2 + k] as number;
+      return segments > 0 ? sumAt(w, 'opsBySplit', st.offsets, k) / secs / segments : null;
+    };
+    return { t: st.t, healthy: per(0), affected: per(1) };
+  });
+  return closed(w, snap.bucketMs, rows);
 }
 
 /** attempts ended per second, by outcome (status or error) */

@@ -9,7 +9,7 @@ import { isServed } from '../../core/domain/service';
 import { OUTCOMES, OUTCOME_CODE } from '../../core/domain/status';
 import { InvariantChecker, type InvariantReport, type ViolationListener } from '../../core/sim/invariants';
 import { decodeEvent, EventBatchBuilder, type EventBatch } from '../../core/telemetry/eventCodec';
-import { EVENT_TYPES, type EventType, type FaultEvent, type ZarisEvent } from '../../core/telemetry/events';
+import { EVENT_TYPES, type EventType, type FaultEvent, type TopologyEvent, type ZarisEvent } from '../../core/telemetry/events';
 import { FaultEvidenceTracker, type FaultEvidenceState } from '../../core/telemetry/faultEvidence';
 import { BucketRing } from './bucketRing';
 import { ANSWERED_CODES, attemptBin, BUCKET_MS, latencyBin, LOG_CAPACITY, MAX_FAULT_MARKERS, PHASES, REFRESH_KINDS, SESSION_BUCKETS, SESSION_BUCKET_MS, WINDOW_BUCKETS, type RefreshKind } from './layout';
@@ -59,6 +59,7 @@ export interface AggregatorCheckpoint {
   readonly tracker: OpTrackerState;
   readonly totals: SessionTotals;
   readonly affected: readonly number[];
+  readonly known: readonly number[];
   readonly faults: readonly FaultMarker[];
   readonly evidence: FaultEvidenceState;
   /** the bucket the evidence has yet to sample (-1: none) and its last event's time */
@@ -77,6 +78,8 @@ export class TelemetryAggregator {
   private gaugeT = 0;
   private readonly log = new Ring<LoggedEvent>(LOG_CAPACITY);
   private readonly affected = new Set<number>();
+  /** the segments the cluster has (its `initial` topology events) and any a fault named */
+  private readonly known = new Set<number>();
   private checker: InvariantChecker;
   private readonly totals = zeroTotals();
   private publishes = 0;
@@ -117,6 +120,7 @@ export class TelemetryAggregator {
     this.gaugeT = 0;
     this.log.clear();
     this.affected.clear();
+    this.known.clear();
     this.checker = new InvariantChecker(this.config, this.options.onViolation);
     Object.assign(this.totals, zeroTotals());
     this.faults = [];
@@ -124,7 +128,7 @@ export class TelemetryAggregator {
 
   /** where the fold stands (call between batches, at a bucket boundary) */
   checkpoint(): AggregatorCheckpoint {
-    return { index: this.totals.events, head: this.ring.head, tracker: this.tracker.save(), totals: { ...this.totals }, affected: [...this.affected], faults: this.faults, evidence: this.evidence.save(), gaugeBucket: this.gaugeBucket, gaugeT: this.gaugeT };
+    return { index: this.totals.events, head: this.ring.head, tracker: this.tracker.save(), totals: { ...this.totals }, affected: [...this.affected], known: [...this.known], faults: this.faults, evidence: this.evidence.save(), gaugeBucket: this.gaugeBucket, gaugeT: this.gaugeT };
   }
 
   /**
@@ -143,6 +147,8 @@ export class TelemetryAggregator {
     this.tracker.load(cp.tracker);
     this.affected.clear();
     for (const s of cp.affected) this.affected.add(s);
+    this.known.clear();
+    for (const s of cp.known) this.known.add(s);
     Object.assign(this.totals, cp.totals);
     this.faults = cp.faults;
   }
@@ -202,6 +208,8 @@ export class TelemetryAggregator {
       switch (type) {
         case T['op.start']:
           tr.start(op, A, t, b.e[i] as number);
+          // (a stream without an initial topology event still learns its segments)
+          if (!this.known.has(A)) this.known.add(A);
           break;
         case T['attempt.start']: {
           // counted when the attempt starts (event time), not when its operation ends
@@ -269,6 +277,11 @@ export class TelemetryAggregator {
         case T.fault:
           this.fault(decodeEvent(b, i) as FaultEvent);
           break;
+        case T.topology: {
+          const e = decodeEvent(b, i) as TopologyEvent;
+          if (e.change === 'initial') for (const s of e.segments) this.known.add(s);
+          break;
+        }
         case T['arrival.rejected']:
           tot.rejected++;
           if (ok) ring.add('rejected', slot, 0);
@@ -299,6 +312,8 @@ export class TelemetryAggregator {
     const parked = this.tracker.parked;
     for (let p = 0; p < PHASES.length; p++) this.ring.put('parked', slot, p, parked[p] as number);
     this.ring.put('stalled', slot, 0, this.tracker.stalled(t));
+    this.ring.put('segments', slot, 0, this.known.size - this.affected.size);
+    this.ring.put('segments', slot, 1, this.affected.size);
   }
 
   private opEnd(slot: number, t: number, op: number, attempts: number, latencyMs: number, outcome: number, reason: number): void {
@@ -320,8 +335,14 @@ export class TelemetryAggregator {
   }
 
   private fault(e: FaultEvent): void {
-    for (const s of e.segments) this.affected.add(s);
-    this.evidence.fault(e.t, e.action, e.node, e.segments.length);
+    const healthyBefore = this.known.size - this.affected.size;
+    for (const s of e.segments) {
+      this.affected.add(s);
+      this.known.add(s);
+    }
+    // the healthy baseline before the fault spans more segments than "healthy" does after it
+    const healthyAfter = this.known.size - this.affected.size;
+    this.evidence.fault(e.t, e.action, e.node, e.segments.length, healthyBefore > 0 ? healthyAfter / healthyBefore : 1);
     const marker: FaultMarker = { t: e.t, action: e.action, node: e.node, segments: e.segments.length };
     this.faults = [...this.faults.slice(-(MAX_FAULT_MARKERS - 1)), marker];
   }

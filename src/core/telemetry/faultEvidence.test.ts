@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { FaultEvidenceTracker } from './faultEvidence';
+
+/** `perStep` served healthy ops in every 100 ms step of [from, to) */
+function serve(ev: FaultEvidenceTracker, from: number, to: number, perStep: number): void {
+  for (let step = from; step < to; step += 100) for (let i = 0; i < perStep; i++) ev.opEnd(step + (i * 100) / perStep, true, true);
+}
+
+describe('fault evidence: the healthy baseline', () => {
+  it('is scaled to the segments that stay healthy, so losing the traffic of the segments a fault took is not "healthy throughput lost"', () => {
+    // a fault that names half the segments: the healthy half serves on at its own rate, half the total
+    const scaledRun = new FaultEvidenceTracker();
+    serve(scaledRun, 0, 3_000, 30);
+    scaledRun.fault(3_000, 'failover', 1, 32, 0.5);
+    serve(scaledRun, 3_000, 6_000, 14);
+    const e = scaledRun.list()[0];
+    expect(e?.healthyBaselinePerSec).toBeCloseTo(150, 6);
+    expect(e?.healthyLostMs).toBe(0);
+    // unscaled (a share of 1: the fault named no segment), the same drop is a loss
+    const unscaled = new FaultEvidenceTracker();
+    serve(unscaled, 0, 3_000, 30);
+    unscaled.fault(3_000, 'slow', 1, 0);
+    serve(unscaled, 3_000, 6_000, 14);
+    expect(unscaled.list()[0]?.healthyBaselinePerSec).toBeCloseTo(300, 6);
+    expect(unscaled.list()[0]?.healthyLostMs).toBeGreaterThanOrEqual(2_000);
+  });
+
+  it('still calls starved healthy segments starved, whatever the share', () => {
+    const ev = new FaultEvidenceTracker();
+    serve(ev, 0, 3_000, 30);
+    ev.fault(3_000, 'failover', 1, 22, 42 / 64);
+    serve(ev, 3_000, 6_000, 3);
+    expect(ev.list()[0]?.healthyLostMs).toBeGreaterThanOrEqual(2_000);
+  });
+});
