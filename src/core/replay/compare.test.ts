@@ -46,7 +46,7 @@ function summary(o: {
     backoff: { count: 0, meanMs: 0 },
     refresh: { requested: o.requested ?? 0, executed: o.executed ?? 0, coalesced: 0, debounced: 0, waitAbandoned: 0, failed: 0, peakRequestsPerSecond: o.peakReq ?? 0, peakExecutedPerSecond: o.peakExec ?? 0, debounceCeilingPerSecond: 2 },
     latencyMs: { p50: 0, p95: 0, p99: o.p99 ?? 0, max: 0 },
-    throughput: { bucketMs: 1000, series, healthy: o.healthy ?? series, affected: zeros, failed: zeros },
+    throughput: { bucketMs: 1000, series, healthy: o.healthy ?? series, affected: zeros, failed: zeros, segments: { healthy: series.map(() => 64), affected: zeros } },
     parked: { attempt: zeros, refreshWait: zeros, backoff: zeros },
     workload: { transactions: 0, casRereads: 0, casSucceeded: 0, casGaveUp: 0, casOwnWriteFound: 0, createOnceAlreadyDone: 0, rejected: o.rejected ?? 0 },
     writes: new ApplyTracker().report(),

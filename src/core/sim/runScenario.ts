@@ -62,6 +62,8 @@ export interface RunSummary {
     readonly affected: readonly number[];
     /** failed operations per second */
     readonly failed: readonly number[];
+    /** segments no fault named / a fault named at each bucket's end: `healthy` ÷ these is the rate per segment */
+    readonly segments: { readonly healthy: readonly number[]; readonly affected: readonly number[] };
   };
   /** in-flight operations by where they wait, sampled at each second's end */
   readonly parked: { readonly attempt: readonly number[]; readonly refreshWait: readonly number[]; readonly backoff: readonly number[] };
@@ -226,6 +228,7 @@ export function summarizeRun(run: RunFacts, agg: RunAggregator, invariants: Inva
       healthy: series((b) => b.okHealthy),
       affected: series((b) => b.okAffected),
       failed: series((b) => b.failed),
+      segments: { healthy: buckets.map((b) => b.segmentsHealthy), affected: buckets.map((b) => b.segmentsAffected) },
     },
     parked: {
       attempt: buckets.map((b) => b.parkedAttemptHealthy + b.parkedAttemptAffected),

@@ -37,6 +37,9 @@ export interface Bucket {
   parkedAttemptAffected: number;
   parkedRefreshWait: number;
   parkedBackoff: number;
+  /** segments no fault named / segments a fault named, at the bucket's end (what per-segment rates divide by) */
+  segmentsHealthy: number;
+  segmentsAffected: number;
   /** attempt outcomes in this bucket, indexed by OUTCOME_CODE */
   readonly statuses: Float64Array;
 }
@@ -57,6 +60,8 @@ function emptyBucket(): Bucket {
     parkedAttemptAffected: 0,
     parkedRefreshWait: 0,
     parkedBackoff: 0,
+    segmentsHealthy: 0,
+    segmentsAffected: 0,
     statuses: new Float64Array(OUTCOMES.length),
   };
 }
@@ -110,6 +115,8 @@ export class RunAggregator implements OpEventSink {
   readonly latency = new LatencyHistogram();
   /** segments a fault put in motion (from `fault` events) */
   readonly affectedSegments = new Set<number>();
+  /** the cluster's segments (its `initial` topology events) and any a fault named */
+  private readonly knownSegments = new Set<number>();
   /** the same, as a bitmap by segment (checked on every attempt) */
   private affectedBits = new Uint8Array(0);
   /** affected segments that are no small whole number (not in the bitmap) */
@@ -176,6 +183,7 @@ export class RunAggregator implements OpEventSink {
   }
 
   private markAffected(segment: number): void {
+    this.knownSegments.add(segment);
     if (this.affectedSegments.has(segment)) return;
     this.affectedSegments.add(segment);
     if (!Number.isInteger(segment) || segment < 0 || segment >= 1 << 20) {
@@ -216,6 +224,8 @@ export class RunAggregator implements OpEventSink {
     b.parkedAttemptAffected = this.parkedAttemptAffected;
     b.parkedRefreshWait = this.parkedRefreshWait;
     b.parkedBackoff = this.parkedBackoff;
+    b.segmentsHealthy = this.knownSegments.size - this.affectedSegments.size;
+    b.segmentsAffected = this.affectedSegments.size;
   }
 
   /** moves the in-flight operation `id` (if any) to `phase` */
@@ -322,6 +332,7 @@ export class RunAggregator implements OpEventSink {
         return;
       case 'topology':
         this.at(e.t);
+        if (e.change === 'initial') for (const seg of e.segments) this.knownSegments.add(seg);
         return;
     }
   }

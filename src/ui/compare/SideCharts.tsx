@@ -51,11 +51,11 @@ export function SideCharts({ a, b, labelA, labelB, cursorSec = null }: { a: RunS
         <SubChart title="B · where operations are parked" units="ops in flight">
           <TimeChart rows={rb.parked} series={PARKED} domain={domain} markers={markers} unit="ops" height={190} cursor={cursorSec} yMax={parkedMax} />
         </SubChart>
-        <SubChart title="A · healthy vs affected segments" units="ops/s">
-          <TimeChart rows={ra.split} series={SPLIT} domain={domain} markers={markers} unit="ops/s" height={190} cursor={cursorSec} yMax={splitMax} />
+        <SubChart title="A · healthy vs affected, per segment" units="ops/s per segment">
+          <TimeChart rows={ra.split} series={SPLIT} domain={domain} markers={markers} unit="ops/s per segment" height={190} cursor={cursorSec} yMax={splitMax} />
         </SubChart>
-        <SubChart title="B · healthy vs affected segments" units="ops/s">
-          <TimeChart rows={rb.split} series={SPLIT} domain={domain} markers={markers} unit="ops/s" height={190} cursor={cursorSec} yMax={splitMax} />
+        <SubChart title="B · healthy vs affected, per segment" units="ops/s per segment">
+          <TimeChart rows={rb.split} series={SPLIT} domain={domain} markers={markers} unit="ops/s per segment" height={190} cursor={cursorSec} yMax={splitMax} />
         </SubChart>
       </div>
     </div>

@@ -59,7 +59,15 @@ describe('time-aligned series', () => {
     expect(rows[0]).toEqual({ t: 0, aOk: a.throughput.series[0], bOk: b.throughput.series[0], aFailed: a.throughput.failed[0], bFailed: b.throughput.failed[0] });
     const s = sideRows(a);
     expect(s.parked).toHaveLength(5);
-    expect(s.split[1]).toEqual({ t: 1, healthy: a.throughput.healthy[1], affected: a.throughput.affected[1] });
+    // per segment: the summary's rates over the segments each side had (all 64 healthy before the fault, none affected)
+    expect(sc.faults[0]?.atMs).toBeGreaterThan(1000); // the first second is before the fault
+    expect(a.throughput.segments.healthy[0]).toBe(sc.cluster.segments);
+    expect(a.throughput.segments.affected[0]).toBe(0);
+    expect(s.split[0]).toEqual({ t: 0, healthy: (a.throughput.healthy[0] as number) / sc.cluster.segments, affected: null });
+    const last = a.throughput.segments.affected.length - 1;
+    expect(a.throughput.segments.affected[last]).toBeGreaterThan(0);
+    expect(a.throughput.segments.healthy[last]! + a.throughput.segments.affected[last]!).toBe(sc.cluster.segments);
+    expect(s.split[last]?.affected).toBeCloseTo((a.throughput.affected[last] as number) / (a.throughput.segments.affected[last] as number), 9);
   });
 
   it('shares one nice y maximum across both sides', () => {
