@@ -20,7 +20,7 @@ export function ThroughputPanel() {
     <ChartFrame
       title="Throughput"
       units={`ops / s · ${caption}`}
-      hint="Operations ended per second, stacked by final outcome; right: the same per segment, on segments no fault named vs segments a fault moved (per segment, so a fault taking a third of the segments does not read as a third less healthy traffic). A drop on healthy segments too means callers are parked on the affected ones."
+      hint="Operations ended per second, stacked by final outcome; right: operations served per second and per segment, on segments no fault named vs segments a fault moved (per segment, so a fault taking a third of the segments does not read as a third less healthy traffic). A drop on healthy segments too means callers are parked on the affected ones."
       legend={[...byOutcome.keys.map((k) => OUTCOME_STYLE[k]), SPLIT_STYLE.healthy, SPLIT_STYLE.affected]}
       empty={empty}
     >
@@ -28,7 +28,7 @@ export function ThroughputPanel() {
         <SubChart title="By final outcome (stacked)" units="ops/s">
           <TimeChart rows={byOutcome.rows} series={series} domain={domain} markers={markers} unit="ops/s" />
         </SubChart>
-        <SubChart title="Healthy vs affected, per segment" units="ops/s per segment">
+        <SubChart title="Served: healthy vs affected, per segment" units="ops/s per segment">
           <TimeChart rows={split} series={SPLIT} domain={domain} markers={markers} unit="ops/s per segment" />
         </SubChart>
       </div>

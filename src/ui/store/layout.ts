@@ -61,7 +61,7 @@ const O = OUTCOMES.length;
 export const METRIC_WIDTH = {
   /** op.end by final outcome */
   opsByOutcome: O,
-  /** op.end split [healthy segment, affected segment] */
+  /** op.end with a real answer (served), split [healthy segment, affected segment] */
   opsBySplit: 2,
   /** attempt.end by outcome */
   attemptsByOutcome: O,

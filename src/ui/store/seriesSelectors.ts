@@ -127,9 +127,9 @@ export function selectThroughputByOutcome(snap: TelemetrySnapshot, steps: Steps 
 }
 
 /**
- * Operations ended per second **per segment**, on segments no fault named vs segments a fault
- * named: each rate divided by how many segments its side had in that step (the `segments`
- * gauge). Totals would mislead at the fault itself: the moment a fault names a third of the
+ * Operations served (ended with a real answer) per second **per segment**, on segments no fault
+ * named vs segments a fault named: each rate divided by how many segments its side had in that
+ * step (the `segments` gauge). Totals would mislead at the fault itself: the moment a fault names a third of the
  * segments, "healthy" loses a third of its traffic although no healthy segment served less.
  * Per segment, an unharmed healthy side stays level and a starved one drops. A side with no
  * segments in a step has no value there (none is affected before the first fault).

@@ -328,7 +328,8 @@ export class TelemetryAggregator {
     if (slot < 0) return;
     const ring = this.ring;
     ring.add('opsByOutcome', slot, outcome);
-    ring.add('opsBySplit', slot, healthy ? 0 : 1);
+    // served only (a real answer), as the run summary's split: a failing affected segment must not read as throughput
+    if (ANSWERED_CODES.has(outcome)) ring.add('opsBySplit', slot, healthy ? 0 : 1);
     ring.add('attemptsPerOp', slot, attemptBin(attempts));
     if (reason >= 0) ring.add('endReasons', slot, reason);
     ring.add('latency', slot, latencyBin(latencyMs));

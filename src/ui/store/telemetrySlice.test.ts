@@ -70,6 +70,16 @@ describe('telemetry slice: windowed aggregates', () => {
     const snap = store.getState().snapshot;
     expect(at(snap, 'opsBySplit', 30, 0)).toBe(3);
     expect(at(snap, 'opsBySplit', 30, 1)).toBe(2);
+    // served operations only: a failed one on an affected segment is not throughput there
+    const failing = createDashboardStore();
+    failing.getState().ingestEvents([
+      { t: 10, type: 'fault', action: 'failover', node: 1, segments: [7] },
+      { t: 20, type: 'op.start', op: 1, kind: 'get', key: 'k', segment: 7, deadline: null, budget: 3 },
+      { t: 25, type: 'op.end', op: 1, error: 'NodeUnavailable', attempts: 3, latencyMs: 5, reason: 'attemptsExhausted' },
+      ...steadyOps(1, 20, 10, 2, 7),
+    ]);
+    failing.getState().publish();
+    expect(at(failing.getState().snapshot, 'opsBySplit', 30, 1)).toBe(1);
     expect(snap.affectedSegments).toEqual([7, 8]);
     expect(store.getState().faultMarkers).toEqual([{ t: 10, action: 'failover', node: 1, segments: 2 }]);
   });
