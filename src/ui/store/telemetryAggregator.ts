@@ -80,6 +80,8 @@ export class TelemetryAggregator {
   private readonly affected = new Set<number>();
   /** the segments the cluster has (its `initial` topology events) and any a fault named */
   private readonly known = new Set<number>();
+  /** `known` as a list, shared by every checkpoint until it grows (a Redis Cluster has 16,384 slots) */
+  private knownList: readonly number[] | null = null;
   private checker: InvariantChecker;
   private readonly totals = zeroTotals();
   private publishes = 0;
@@ -121,6 +123,7 @@ export class TelemetryAggregator {
     this.log.clear();
     this.affected.clear();
     this.known.clear();
+    this.knownList = null;
     this.checker = new InvariantChecker(this.config, this.options.onViolation);
     Object.assign(this.totals, zeroTotals());
     this.faults = [];
@@ -128,7 +131,7 @@ export class TelemetryAggregator {
 
   /** where the fold stands (call between batches, at a bucket boundary) */
   checkpoint(): AggregatorCheckpoint {
-    return { index: this.totals.events, head: this.ring.head, tracker: this.tracker.save(), totals: { ...this.totals }, affected: [...this.affected], known: [...this.known], faults: this.faults, evidence: this.evidence.save(), gaugeBucket: this.gaugeBucket, gaugeT: this.gaugeT };
+    return { index: this.totals.events, head: this.ring.head, tracker: this.tracker.save(), totals: { ...this.totals }, affected: [...this.affected], known: (this.knownList ??= [...this.known]), faults: this.faults, evidence: this.evidence.save(), gaugeBucket: this.gaugeBucket, gaugeT: this.gaugeT };
   }
 
   /**
@@ -149,6 +152,7 @@ export class TelemetryAggregator {
     for (const s of cp.affected) this.affected.add(s);
     this.known.clear();
     for (const s of cp.known) this.known.add(s);
+    this.knownList = cp.known;
     Object.assign(this.totals, cp.totals);
     this.faults = cp.faults;
   }
@@ -209,7 +213,7 @@ export class TelemetryAggregator {
         case T['op.start']:
           tr.start(op, A, t, b.e[i] as number);
           // (a stream without an initial topology event still learns its segments)
-          if (!this.known.has(A)) this.known.add(A);
+          if (!this.known.has(A)) this.learnSegment(A);
           break;
         case T['attempt.start']: {
           // counted when the attempt starts (event time), not when its operation ends
@@ -279,7 +283,7 @@ export class TelemetryAggregator {
           break;
         case T.topology: {
           const e = decodeEvent(b, i) as TopologyEvent;
-          if (e.change === 'initial') for (const s of e.segments) this.known.add(s);
+          if (e.change === 'initial') for (const s of e.segments) this.learnSegment(s);
           break;
         }
         case T['arrival.rejected']:
@@ -335,11 +339,17 @@ export class TelemetryAggregator {
     ring.add('latency', slot, latencyBin(latencyMs));
   }
 
+  private learnSegment(s: number): void {
+    if (this.known.has(s)) return;
+    this.known.add(s);
+    this.knownList = null;
+  }
+
   private fault(e: FaultEvent): void {
     const healthyBefore = this.known.size - this.affected.size;
     for (const s of e.segments) {
       this.affected.add(s);
-      this.known.add(s);
+      this.learnSegment(s);
     }
     // the healthy baseline before the fault spans more segments than "healthy" does after it
     const healthyAfter = this.known.size - this.affected.size;
