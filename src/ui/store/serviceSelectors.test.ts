@@ -178,8 +178,12 @@ describe('ambiguous writes on the fault cards', () => {
 
   it('gives a lower bound where the audit counts more writes than it lists', () => {
     const audit = auditOf(Array.from({ length: MAX_LISTED + 5 }, (_, i) => 5_100 + i));
-    expect(ambiguousDuring(audit.ambiguous, 5_000, Infinity)).toEqual({ count: MAX_LISTED, atLeast: true });
+    expect(ambiguousDuring(audit.ambiguous, 5_000, Infinity)).toEqual({ count: MAX_LISTED, atLeast: true, total: MAX_LISTED + 5 });
     // a span that ends before the list does is exact
-    expect(ambiguousDuring(audit.ambiguous, 5_000, 5_110)).toEqual({ count: 10, atLeast: false });
+    expect(ambiguousDuring(audit.ambiguous, 5_000, 5_110)).toEqual({ count: 10, atLeast: false, total: MAX_LISTED + 5 });
+    // the card gives the bound with the session's total beside it
+    expect(selectEvidenceCards([evidence({ t: 5_000 })], [], 2048, 25_000, true, 0, audit)[0]?.facts).toContain(
+      `at least ${MAX_LISTED} of the session's ${MAX_LISTED + 5} ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)`,
+    );
   });
 });

@@ -153,7 +153,10 @@ export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: nu
   else if (e.failed > 0) facts.push(`${formatCount(e.failed)} ops failed`);
   // "0 failed" is not "no harm": a write applied but answered failed, or applied twice, is the caller's to resolve
   const amb = ambiguous !== null && ambiguous.count > 0 ? ambiguous : null;
-  if (amb !== null) facts.push(`${amb.atLeast ? 'at least ' : ''}${formatCount(amb.count)} ambiguous write${amb.count === 1 ? '' : 's'}: applied, but the caller could not know (listed in Ambiguous writes)`);
+  if (amb !== null) {
+    const n = amb.atLeast ? `at least ${formatCount(amb.count)} of the session's ${formatCount(amb.total)}` : formatCount(amb.count);
+    facts.push(`${n} ambiguous write${amb.count === 1 && !amb.atLeast ? '' : 's'}: applied, but the caller could not know (listed in Ambiguous writes)`);
+  }
   if (facts.length === 0) facts.push('no operation affected');
   const starved = poolSize > 0 && stalledPeak >= STARVED_POOL_SHARE * poolSize;
   const bad = e.overBudget > 0 || e.rejected > 0 || starved || e.healthyLostMs >= 1000;
@@ -174,6 +177,8 @@ export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: nu
 export interface AmbiguousCount {
   readonly count: number;
   readonly atLeast: boolean;
+  /** the session's ambiguous writes in all */
+  readonly total: number;
 }
 
 /**
@@ -185,7 +190,7 @@ export function ambiguousDuring(audit: WriteAuditReport['ambiguous'], from: numb
   let count = 0;
   for (const w of audit.list) if (w.t >= from && w.t < to) count++;
   const lastListed = audit.list.length > 0 ? (audit.list[audit.list.length - 1] as AmbiguousWrite).t : -Infinity;
-  return { count, atLeast: audit.total > audit.list.length && to > lastListed };
+  return { count, atLeast: audit.total > audit.list.length && to > lastListed, total: audit.total };
 }
 
 /**
