@@ -3,11 +3,18 @@ import type { RunSummary } from '../core/sim/runScenario';
 
 const pad = (s: string | number, n: number): string => String(s).padStart(n);
 
-/** a spark line of a series (▁▂▃▄▅▆▇█) */
-export function sparkline(values: readonly number[]): string {
-  const max = Math.max(...values, 1);
+/** a spark line of a series (▁▂▃▄▅▆▇█; a blank where there is no value), scaled to `max` (default: its own peak) */
+export function sparkline(values: readonly (number | null)[], max = Math.max(1, ...values.map((v) => v ?? 0))): string {
   const ticks = '▁▂▃▄▅▆▇█';
-  return values.map((v) => ticks[Math.min(7, Math.floor((v / max) * 7.999))]).join('');
+  return values.map((v) => (v === null ? ' ' : ticks[Math.min(7, Math.floor((v / Math.max(max, 1e-9)) * 7.999))])).join('');
+}
+
+/** served ops/s per segment of one side (null where it had no segments), as the dashboard's split */
+export function perSegment(rates: readonly number[], segments: readonly number[]): (number | null)[] {
+  return rates.map((r, i) => {
+    const n = segments[i] ?? 0;
+    return n > 0 ? r / n : null;
+  });
 }
 
 /** The human summary the CLI prints without --json. */
@@ -57,8 +64,12 @@ export function formatSummary(s: RunSummary): string {
   );
   lines.push(`latency ms   p50 ${s.latencyMs.p50}  p95 ${s.latencyMs.p95}  p99 ${s.latencyMs.p99}  max ${s.latencyMs.max}`);
   lines.push(`throughput   ${sparkline(s.throughput.series)}  ops/s per second (peak ${Math.max(0, ...s.throughput.series)})`);
-  lines.push(`  healthy    ${sparkline(s.throughput.healthy)}`);
-  lines.push(`  affected   ${sparkline(s.throughput.affected)}`);
+  // per segment on one scale: at a fault "healthy" loses the traffic of the segments it names without any segment serving less
+  const healthy = perSegment(s.throughput.healthy, s.throughput.segments.healthy);
+  const affected = perSegment(s.throughput.affected, s.throughput.segments.affected);
+  const perMax = Math.max(0, ...healthy.map((v) => v ?? 0), ...affected.map((v) => v ?? 0));
+  lines.push(`  healthy    ${sparkline(healthy, perMax)}  served ops/s per segment, one scale (peak ${Math.round(perMax)})`);
+  lines.push(`  affected   ${sparkline(affected, perMax)}  (blank: no segment a fault named yet)`);
   lines.push(`  failed     ${sparkline(s.throughput.failed)}`);
   lines.push('');
   lines.push('final outcome of operations:');
