@@ -68,7 +68,7 @@ export function formatSummary(s: RunSummary): string {
   const healthy = perSegment(s.throughput.healthy, s.throughput.segments.healthy);
   const affected = perSegment(s.throughput.affected, s.throughput.segments.affected);
   const perMax = Math.max(0, ...healthy.map((v) => v ?? 0), ...affected.map((v) => v ?? 0));
-  lines.push(`  healthy    ${sparkline(healthy, perMax)}  served ops/s per segment, one scale (peak ${Math.round(perMax)})`);
+  lines.push(`  healthy    ${sparkline(healthy, perMax)}  served ops/s per segment, one scale (peak ${perMax >= 10 ? Math.round(perMax) : perMax.toFixed(2)})`);
   lines.push(`  affected   ${sparkline(affected, perMax)}  (blank: no segment a fault named yet)`);
   lines.push(`  failed     ${sparkline(s.throughput.failed)}`);
   lines.push('');
