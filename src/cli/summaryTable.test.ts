@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { runScenario } from '../core/sim/runScenario';
+import { runScenario, servedPerSegment } from '../core/sim/runScenario';
 import { loadScenario } from '../core/sim/scenario';
 import { shortenedPreset } from '../core/sim/testkit/presetInputs';
-import { formatSummary, perSegment, sparkline } from './summaryTable';
+import { formatSummary, sparkline } from './summaryTable';
 
 describe('the CLI table', () => {
   it('draws spark lines on a given scale, blank where a series has no value', () => {
     expect(sparkline([0, 4, 8])).toBe('▁▄█');
     expect(sparkline([0, 4, 8], 16)).toBe('▁▂▄');
     expect(sparkline([null, 8, null])).toBe(' █ ');
-    expect(perSegment([640, 420, 300], [64, 42, 0])).toEqual([10, 10, null]);
+    const t = { healthy: [640, 420, 300], affected: [0, 110, 0], segments: { healthy: [64, 42, 0], affected: [0, 22, 0] } };
+    expect(servedPerSegment({ bucketMs: 1000, series: [], failed: [], ...t })).toEqual({ healthy: [10, 10, null], affected: [null, 5, null] });
   });
 
   it("gives healthy vs affected per segment: the fixed client's healthy segments read level across the failover", () => {

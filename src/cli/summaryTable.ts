@@ -1,5 +1,5 @@
 import { safeAnswerOf, type WriteAuditReport } from '../core/sim/applyTracker';
-import type { RunSummary } from '../core/sim/runScenario';
+import { servedPerSegment, type RunSummary } from '../core/sim/runScenario';
 
 const pad = (s: string | number, n: number): string => String(s).padStart(n);
 
@@ -9,13 +9,6 @@ export function sparkline(values: readonly (number | null)[], max = Math.max(1, 
   return values.map((v) => (v === null ? ' ' : ticks[Math.min(7, Math.floor((v / Math.max(max, 1e-9)) * 7.999))])).join('');
 }
 
-/** served ops/s per segment of one side (null where it had no segments), as the dashboard's split */
-export function perSegment(rates: readonly number[], segments: readonly number[]): (number | null)[] {
-  return rates.map((r, i) => {
-    const n = segments[i] ?? 0;
-    return n > 0 ? r / n : null;
-  });
-}
 
 /** The human summary the CLI prints without --json. */
 export function formatSummary(s: RunSummary): string {
@@ -65,8 +58,7 @@ export function formatSummary(s: RunSummary): string {
   lines.push(`latency ms   p50 ${s.latencyMs.p50}  p95 ${s.latencyMs.p95}  p99 ${s.latencyMs.p99}  max ${s.latencyMs.max}`);
   lines.push(`throughput   ${sparkline(s.throughput.series)}  ops/s per second (peak ${Math.max(0, ...s.throughput.series)})`);
   // per segment on one scale: at a fault "healthy" loses the traffic of the segments it names without any segment serving less
-  const healthy = perSegment(s.throughput.healthy, s.throughput.segments.healthy);
-  const affected = perSegment(s.throughput.affected, s.throughput.segments.affected);
+  const { healthy, affected } = servedPerSegment(s.throughput);
   const perMax = Math.max(0, ...healthy.map((v) => v ?? 0), ...affected.map((v) => v ?? 0));
   lines.push(`  healthy    ${sparkline(healthy, perMax)}  served ops/s per segment, one scale (peak ${perMax >= 10 ? Math.round(perMax) : perMax.toFixed(2)})`);
   lines.push(`  affected   ${sparkline(affected, perMax)}  (blank: no segment a fault named yet)`);

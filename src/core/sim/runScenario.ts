@@ -79,6 +79,20 @@ export interface RunSummary {
   readonly engine?: RealEngineSummary;
 }
 
+/**
+ * A summary's served ops/s per segment on each side of the split (null where that side had no
+ * segment in the bucket: none is affected before the first fault). In totals, a fault naming a
+ * third of the segments takes a third of the traffic off "healthy" without any segment serving less.
+ */
+export function servedPerSegment(t: RunSummary['throughput']): { readonly healthy: (number | null)[]; readonly affected: (number | null)[] } {
+  const per = (rates: readonly number[], segments: readonly number[]): (number | null)[] =>
+    rates.map((r, i) => {
+      const n = segments[i] ?? 0;
+      return n > 0 ? r / n : null;
+    });
+  return { healthy: per(t.healthy, t.segments.healthy), affected: per(t.affected, t.segments.affected) };
+}
+
 /** What a run on a real cluster adds to the summary (see src/engine/redis/README.md). */
 export interface RealEngineSummary {
   readonly kind: 'redis';

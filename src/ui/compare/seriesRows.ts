@@ -1,5 +1,5 @@
 /** RunSummary series (1 s buckets) → chart rows, so A and B share one time axis and one y scale. */
-import type { RunSummary } from '../../core/sim/runScenario';
+import { servedPerSegment, type RunSummary } from '../../core/sim/runScenario';
 import type { TimeRow } from '../store/selectors';
 
 /** a closing row: the last second's values again at its end (charts draw rows as steps to the next row) */
@@ -30,11 +30,9 @@ export function overlayRows(a: RunSummary, b: RunSummary): TimeRow[] {
 export function sideRows(s: RunSummary): { readonly parked: TimeRow[]; readonly split: TimeRow[] } {
   const sec = s.throughput.bucketMs / 1000;
   const parked = s.parked.attempt.map((_, i) => ({ t: i * sec, attempt: s.parked.attempt[i] ?? 0, refreshWait: s.parked.refreshWait[i] ?? 0, backoff: s.parked.backoff[i] ?? 0 }));
-  // per segment, as the live and replay Throughput panels draw it (a fault naming a third of the
-  // segments does not read as a third less healthy traffic); no value for a side without segments
-  const per = (rate: number | undefined, segments: number | undefined): number | null => (segments !== undefined && segments > 0 ? (rate ?? 0) / segments : null);
-  const seg = s.throughput.segments;
-  const split = s.throughput.healthy.map((h, i) => ({ t: i * sec, healthy: per(h, seg.healthy[i]), affected: per(s.throughput.affected[i], seg.affected[i]) }));
+  // per segment, as the live and replay Throughput panels draw it
+  const per = servedPerSegment(s.throughput);
+  const split = per.healthy.map((healthy, i) => ({ t: i * sec, healthy, affected: per.affected[i] ?? null }));
   return { parked: closed(parked, sec), split: closed(split, sec) };
 }
 
