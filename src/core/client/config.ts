@@ -138,15 +138,10 @@ export const requestTimeoutSchema = z
   .string()
   .trim()
   .regex(/^(infinite|\d+(\.\d+)?(ms|s|m)?)$/i, DURATION_HELP)
+  .transform(exactTimeoutMs)
   // a positive deadline below 0.5 ms would round to 0, where no attempt can run at all
-  .refine((s) => {
-    const exact = exactTimeoutMs(s);
-    return exact === null || !(exact > 0) || Math.round(exact) > 0;
-  }, 'rounds to 0 ms, where no attempt can run: the deadline counts whole ms (at least "1ms"; "infinite" disables it)')
-  .transform((s): number | null => {
-    const exact = exactTimeoutMs(s);
-    return exact === null ? null : Math.round(exact);
-  })
+  .refine((exact) => exact === null || !(exact > 0) || Math.round(exact) > 0, 'rounds to 0 ms, where no attempt can run: the deadline counts whole ms (at least "1ms"; "infinite" disables it)')
+  .transform((exact): number | null => (exact === null ? null : Math.round(exact)))
   .refine((v) => v === null || v <= MAX_SETTING_MS, `at most one day (${MAX_SETTING_MS / 1000} s, "1440m"); use "infinite" to disable the deadline`);
 
 export const disableRetriesSchema = z

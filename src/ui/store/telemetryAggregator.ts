@@ -213,7 +213,7 @@ export class TelemetryAggregator {
         case T['op.start']:
           tr.start(op, A, t, b.e[i] as number);
           // (a stream without an initial topology event still learns its segments)
-          if (!this.known.has(A)) this.learnSegment(A);
+          this.learnSegment(A);
           break;
         case T['attempt.start']: {
           // counted when the attempt starts (event time), not when its operation ends
