@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pngSize } from './pages/replay.page';
 import { useReplayPages } from './support/replayFixture';
+import { capturePage } from './support/capture';
 
 const ARTEFACTS = join(process.cwd(), 'test-results', 'e2e');
 
@@ -29,7 +30,7 @@ describe('replay, compare and exports', () => {
     expect(a.ops).toBeGreaterThan(1000);
     expect(b.ops).toBeGreaterThan(1000);
     expect([a.t0, a.t1]).toEqual([b.t0, b.t1]);
-    await p.page.screenshot({ path: join(ARTEFACTS, 'compare-storm.png'), fullPage: true });
+    await capturePage(p.page, join(ARTEFACTS, 'compare-storm.png'));
   });
 
   it('scrubbing the replay cursor moves every panel together', async () => {
@@ -51,7 +52,7 @@ describe('replay, compare and exports', () => {
       // the time charts draw the cursor where it now is
       if (fp.cursors.length > 0) expect(fp.cursors, `time cursor of ${id}`).not.toEqual(was?.cursors);
     }
-    await p.page.screenshot({ path: join(ARTEFACTS, 'replay-scrubbed.png'), fullPage: true });
+    await capturePage(p.page, join(ARTEFACTS, 'replay-scrubbed.png'));
   });
 
   it('exports the timeline as PNG and the run as NDJSON, and re-importing the file shows the same timeline', async () => {

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { findPreset } from '../src/core/sim/presets';
 import { useReplayPages } from './support/replayFixture';
+import { capturePage } from './support/capture';
 
 const ARTEFACTS = join(process.cwd(), 'test-results', 'e2e');
 
@@ -124,7 +125,7 @@ describe('replay: record once, seek anywhere, one story', () => {
       expect(nos.length).toBeGreaterThan(0);
       for (const n of nos) expect(n).toBeLessThanOrEqual(executed);
       expect(executed).toBeLessThanOrEqual(10);
-      await p.page.screenshot({ path: join(ARTEFACTS, `replay-storm-7.5s-${width}.png`), fullPage: false });
+      await capturePage(p.page, join(ARTEFACTS, `replay-storm-7.5s-${width}.png`), false);
     }
   }, 300_000);
 });

@@ -17,6 +17,7 @@ import type { Page } from 'playwright-core';
 import type { ReplayPage } from './pages/replay.page';
 import { pngSize, type Saved } from './pages/replay.page';
 import { useReplayPages } from './support/replayFixture';
+import { capturePage } from './support/capture';
 
 const ARTEFACTS = join(process.cwd(), 'test-results', 'e2e');
 
@@ -83,7 +84,7 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     expect(await page.locator('script').count()).toBe(0);
     expect(requested).toEqual([]);
     expect(errors).toEqual([]);
-    await page.screenshot({ path: join(ARTEFACTS, shot), fullPage: true });
+    await capturePage(page, join(ARTEFACTS, shot));
     await page.close();
   }
 
@@ -147,7 +148,7 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     const atA = await v.getByTestId('compare-at-cursor-a').locator('td').allInnerTexts();
     expect(atB[1]).toBe('0'); // the storm: healthy segments serve nothing at 7 s
     expect(Number(atA[1]?.replace('k', '')) || 0).toBeGreaterThan(0);
-    await p.page.screenshot({ path: join(ARTEFACTS, 'compare-failover-1280.png'), fullPage: true });
+    await capturePage(p.page, join(ARTEFACTS, 'compare-failover-1280.png'));
   });
 
   it('SVG exports are real vector (paths and text, no foreignObject); PNG is 2×', async () => {
@@ -337,6 +338,6 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     const p = await open('?preset=failover&view=compare', { width: 1920, height: 3200 });
     await p.waitCompareDone();
     console.log(`[figure] compare failover (second page): ${(await p.compareView.getByTestId('compare-status').innerText()).trim()}`);
-    await p.page.screenshot({ path: join(ARTEFACTS, 'compare-failover-1920.png'), fullPage: true });
+    await capturePage(p.page, join(ARTEFACTS, 'compare-failover-1920.png'));
   });
 });

@@ -1,20 +1,22 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { closeBrowser, launchBrowser } from './support/browser';
+import { capturePage } from './support/capture';
 
 let context: BrowserContext;
+let browser: Browser;
 let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  ({ context } = await launchBrowser());
+  ({ context, browser } = await launchBrowser());
   page = await context.newPage();
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
 });
 
 afterAll(async () => {
-  await context?.close();
+  await closeBrowser(context ?? null, browser ?? null);
 });
 
 test('the dashboard loads, starts the live workers and shows operations flowing', async () => {
@@ -29,6 +31,6 @@ test('the dashboard loads, starts the live workers and shows operations flowing'
     null,
     { timeout: 30_000 },
   );
-  await page.screenshot({ path: 'test-results/e2e/smoke.png', fullPage: true });
+  await capturePage(page, 'test-results/e2e/smoke.png');
   expect(problems).toEqual([]);
 });

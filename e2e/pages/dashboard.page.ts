@@ -4,8 +4,7 @@
  * store, via storeProbe, and a few DOM landmarks). Each instance owns one page
  * and records every console error, uncaught page error and failed request.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { BugToggles } from '../../src/core/client/config';
 import { BUG_HELP } from '../../src/ui/controls/BugToggles';
@@ -13,6 +12,7 @@ import { INVARIANT_LABELS } from '../../src/ui/store/logSelectors';
 import type { InvariantName } from '../../src/core/sim/invariants';
 import { FAULT_STYLE } from '../../src/ui/theme/statusColors';
 import type { FaultAction } from '../../src/core/telemetry/events';
+import { capturePage, settleFrames, withTimeout } from '../support/capture';
 import { describeState, readStore, type StoreState } from '../support/storeProbe';
 
 /** where screenshots go (artefacts of the e2e run) */
@@ -69,7 +69,7 @@ export class DashboardPage {
   }
 
   async close(): Promise<void> {
-    if (!this.page.isClosed()) await this.page.close();
+    if (!this.page.isClosed()) await withTimeout(this.page.close(), 20_000, 'closing the page');
   }
 
   // ── reading ────────────────────────────────────────────────────────────
@@ -165,10 +165,8 @@ export class DashboardPage {
 
   /** a screenshot of the first screen only (what a user sees without scrolling) */
   async viewportScreenshot(path: string): Promise<string> {
-    mkdirSync(dirname(path), { recursive: true });
-    await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
-    await this.page.screenshot({ path });
-    return path;
+    await settleFrames(this.page);
+    return capturePage(this.page, path, false);
   }
 
   // ── doing ──────────────────────────────────────────────────────────────
@@ -254,15 +252,16 @@ export class DashboardPage {
 
   /** a full-page screenshot in test-results/e2e/<name>.png (offscreen panels brought up to date first) */
   async screenshot(name: string): Promise<string> {
-    const path = join(ARTEFACT_DIR, `${name}.png`);
-    mkdirSync(dirname(path), { recursive: true });
-    await this.page.evaluate(async () => {
-      const lab = (window as unknown as { __zarisLab?: { refreshPanels?: () => Promise<void> } }).__zarisLab;
-      await lab?.refreshPanels?.();
-      // the redraws are transitions: let React commit them
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))));
-    });
-    await this.page.screenshot({ path, fullPage: true });
-    return path;
+    await withTimeout(
+      this.page.evaluate(async () => {
+        const lab = (window as unknown as { __zarisLab?: { refreshPanels?: () => Promise<void> } }).__zarisLab;
+        await lab?.refreshPanels?.();
+      }),
+      10_000,
+      'bringing the offscreen panels up to date',
+    );
+    // the redraws are transitions: let React commit them
+    await settleFrames(this.page);
+    return capturePage(this.page, join(ARTEFACT_DIR, `${name}.png`));
   }
 }

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Download, Locator, Page } from 'playwright-core';
+import { withTimeout } from '../support/capture';
 
 /** what the timeline canvas reports about what it holds and shows */
 export interface TimelineStats {
@@ -205,6 +206,6 @@ export class ReplayPage {
   }
 
   async close(): Promise<void> {
-    await this.page.close();
+    await withTimeout(this.page.close(), 20_000, 'closing the page');
   }
 }

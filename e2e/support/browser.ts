@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { withTimeout } from './capture';
 
 /** Debian's Chromium, headless, with no background networking (the machine has no internet). */
 export async function launchBrowser(): Promise<{ browser: Browser; context: BrowserContext }> {
@@ -26,4 +27,10 @@ export async function launchBrowser(): Promise<{ browser: Browser; context: Brow
   });
   const browser = context.browser() as Browser;
   return { browser, context };
+}
+
+/** closes what launchBrowser opened; a hung renderer cannot stall the file's teardown (the context gets 30 s, then the browser process is closed) */
+export async function closeBrowser(context: BrowserContext | null, browser: Browser | null): Promise<void> {
+  if (context !== null) await withTimeout(context.close(), 30_000, 'closing the browser context').catch(() => undefined);
+  await browser?.close().catch(() => undefined);
 }

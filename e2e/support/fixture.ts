@@ -10,7 +10,8 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { DashboardPage } from '../pages/dashboard.page';
-import { launchBrowser } from './browser';
+import { closeBrowser, launchBrowser } from './browser';
+import { withTimeout } from './capture';
 import { cspReportReader } from './cspReports';
 
 export interface DashboardFixture {
@@ -37,18 +38,20 @@ export function useDashboard(): DashboardFixture {
     for (const [i, p] of open.entries()) {
       if (!p.page.isClosed()) {
         // a failed test leaves its page as an artefact
-        if (failed) await p.screenshot(`FAILED-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}${open.length > 1 ? `-${i}` : ''}`).catch(() => undefined);
-        const s = await p.storeState().catch(() => null);
+        if (failed) {
+          const name = `FAILED-${ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}${open.length > 1 ? `-${i}` : ''}`;
+          await withTimeout(p.screenshot(name), 45_000, `the ${name} screenshot`).catch(() => undefined);
+        }
+        const s = await withTimeout(p.storeState(), 10_000, 'reading the store').catch(() => null);
         if (s?.sessionError) sessionErrors.push(`session error shown: ${s.sessionError}`);
       }
-      await p.close();
+      await p.close().catch((e: unknown) => problems.push(`the page did not close: ${e instanceof Error ? e.message : String(e)}`));
     }
     expect([...problems, ...sessionErrors], 'console errors, page errors, failed requests, CSP violations or session errors').toEqual([]);
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close().catch(() => undefined);
+    await closeBrowser(context, browser);
   });
 
   return {

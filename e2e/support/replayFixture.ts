@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { ReplayPage } from '../pages/replay.page';
-import { launchBrowser } from './browser';
+import { closeBrowser, launchBrowser } from './browser';
 
 export type OpenReplay = (search: string, viewport?: { width: number; height: number }) => Promise<ReplayPage>;
 
@@ -31,8 +31,7 @@ export function useReplayPages(artefacts: string): { open: OpenReplay; context: 
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close().catch(() => undefined);
+    await closeBrowser(context, browser);
   });
 
   const ctx = (): BrowserContext => {
