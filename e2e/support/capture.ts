@@ -56,7 +56,12 @@ export async function capturePage(page: Page, path: string, fullPage = true): Pr
   } catch (first) {
     if (!fullPage) throw first;
     const reason = first instanceof Error ? first.message.split('\n')[0] : String(first);
-    console.warn(`[e2e] full-page capture of ${path} stalled (${reason}); capturing with the viewport set to the page's height`);
+    // for the next reader of a CI log: is the page's main thread alive, or only its frames stalled?
+    const alive = await withTimeout(page.evaluate(() => document.readyState), 5_000, 'a script').then(
+      () => 'the page still answers scripts',
+      () => 'the page does not answer scripts within 5 s',
+    );
+    console.warn(`[e2e] full-page capture of ${path} stalled (${reason}; ${alive}); capturing with the viewport set to the page's height`);
     const viewport = page.viewportSize();
     try {
       const height = await withTimeout(
