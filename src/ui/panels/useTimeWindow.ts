@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { selectFaultMarkers, selectTimeDomain, selectWindowCaption, selectWindowView, type StepPlan } from '../store/selectors';
+import { selectFaultMarkers, selectNothingToDraw, selectTimeDomain, selectWindowCaption, selectWindowView, type StepPlan } from '../store/selectors';
 import type { DashboardStore } from '../store/dashboardStore';
 import type { FaultMarker, TelemetrySnapshot } from '../store/snapshot';
 import { useDashboard, useDashboardStore } from '../store/StoreContext';
@@ -34,7 +34,7 @@ export function useTimeWindow() {
   const stepBuckets = stepBucketsFor(snap.window.length, MIN_STEP_MS / snap.bucketMs);
   const plan = useMemo((): StepPlan => ({ stepBuckets, breaks }), [stepBuckets, breaks]);
   const caption = cursor ? 'at the cursor' : selectWindowCaption(snap, timeWindow, stepBuckets);
-  return { snap, domain, markers, plan, caption, empty: snap.window.length < 3 };
+  return { snap, domain, markers, plan, caption, empty: selectNothingToDraw(snap) };
 }
 
 /** the fault markers when `snap` is taken (the snapshot is the memo key: markers follow the data they mark) */

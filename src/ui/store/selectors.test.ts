@@ -50,6 +50,24 @@ describe('time-series selectors', () => {
     expect(selectThroughputSplit(snap)[0]).toEqual({ t: 0, healthy: 100, affected: null });
   });
 
+  it('draws no served rate before the first operation: the boot before Start is not an outage at 0 ops/s', () => {
+    // the initial topology (segment 0 known, so a rate would be defined) and the first map fetched at boot, then nothing until Start at 1 s
+    const boot: ReturnType<typeof steadyOps> = [
+      { t: 0, type: 'topology', epoch: 1, change: 'initial', node: 0, segments: [0] },
+      { t: 0, type: 'refresh.start', refresh: 1, op: null },
+      { t: 200, type: 'refresh.end', refresh: 1, ok: true, epochBefore: 0, epochAfter: 1, node: 0, fetches: 1 },
+    ];
+    const snap = snapOf([...boot, ...steadyOps(230, 1_200, 10, 1), ...steadyOps(1, 3_700, 1, 999)]);
+    const split = selectThroughputSplit(snap);
+    expect(split.filter((r) => r.t < 1).map((r) => r.healthy)).toEqual([null, null]);
+    // the step Start fell in (1.0–1.5 s, ops from 1.2 s) is a rate over 1.2–1.5 s drawn from 1.2 s, not diluted by the idle 1.0–1.2 s
+    expect(split.find((r) => r.t === 1)).toBeUndefined(); // drawn from the first active bucket, not the step's start
+    expect(split.find((r) => r.t === 1.2)?.healthy).toBeCloseTo(100, 6);
+    expect(split.find((r) => r.t === 1.5)?.healthy).toBeCloseTo(100, 6);
+    // a window that does not begin at the session's start draws every step
+    expect(selectThroughputSplit({ ...snap, window: { ...snap.window, firstBucket: 1 } })[0]?.healthy).toBe(0);
+  });
+
   it('lists only outcomes seen in the window and counts attempts by outcome', () => {
     const snap = snapOf([...retriedOp(), ...steadyOps(1, 1_200, 1, 50)]);
     const { rows, keys } = selectAttemptStatuses(snap);

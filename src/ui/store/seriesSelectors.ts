@@ -136,16 +136,39 @@ export function selectThroughputByOutcome(snap: TelemetrySnapshot, steps: Steps 
  */
 export function selectThroughputSplit(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): TimeRow[] {
   const w = snap.window;
+  const from = firstActiveOffset(w);
   const rows = stepsOf(w, steps, snap.bucketMs).map((st) => {
-    const secs = (st.offsets.length * snap.bucketMs) / 1000;
+    // a step the first operation began in is a rate over its buckets from there on
+    const offsets = from > 0 ? st.offsets.filter((o) => o >= from) : st.offsets;
+    const secs = (offsets.length * snap.bucketMs) / 1000;
     const last = st.offsets[st.offsets.length - 1] as number;
     const per = (k: number): number | null => {
+      if (offsets.length === 0) return null;
       const segments = w.cols.segments[last * 2 + k] as number;
-      return segments > 0 ? sumAt(w, 'opsBySplit', st.offsets, k) / secs / segments : null;
+      return segments > 0 ? sumAt(w, 'opsBySplit', offsets, k) / secs / segments : null;
     };
-    return { t: st.t, healthy: per(0), affected: per(1) };
+    // (drawn from that bucket, not from the step's start before it)
+    const t = offsets.length > 0 && offsets.length < st.offsets.length ? ((w.firstBucket + (offsets[0] as number)) * snap.bucketMs) / 1000 : st.t;
+    return { t, healthy: per(0), affected: per(1) };
   });
   return closed(w, snap.bucketMs, rows);
+}
+
+/**
+ * In a window that begins at the session's start: the first bucket in which an operation was in
+ * flight or ended (the window's length if none). The buckets before it are the cluster booting
+ * before Start: nothing was asked, so a rate there is no measurement (a line at 0 would read as an
+ * outage). In any later window, 0.
+ */
+function firstActiveOffset(w: BucketWindow): number {
+  if (w.firstBucket > 0) return 0;
+  const O = METRIC_WIDTH.opsByOutcome;
+  const P = METRIC_WIDTH.parked;
+  for (let b = 0; b < w.length; b++) {
+    for (let k = 0; k < P; k++) if ((w.cols.parked[b * P + k] as number) > 0) return b;
+    for (let k = 0; k < O; k++) if ((w.cols.opsByOutcome[b * O + k] as number) > 0) return b;
+  }
+  return w.length;
 }
 
 /** attempts ended per second, by outcome (status or error) */
@@ -286,6 +309,15 @@ export function selectWindowView(snap: TelemetrySnapshot, window: TimeWindow): T
   const cols = {} as Record<Metric, Float64Array>;
   for (const m of Object.keys(w.cols) as Metric[]) cols[m] = w.cols[m].subarray(drop * METRIC_WIDTH[m]);
   return { ...snap, window: { firstBucket: w.firstBucket + drop, length: w.length - drop, cols }, stepBuckets: SHORT_STEP };
+}
+
+/**
+ * nothing for a time chart to draw: fewer than 3 buckets, or no operation has
+ * started an attempt yet (booting the cluster and fetching the first map fill
+ * buckets before Start; charts of them would be blank axes, not "no data")
+ */
+export function selectNothingToDraw(view: TelemetrySnapshot): boolean {
+  return view.window.length < 3 || view.totals.attempts === 0;
 }
 
 /** a chart's caption: its window and step ("last 60 s · 500 ms steps") */

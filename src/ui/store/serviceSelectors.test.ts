@@ -8,7 +8,7 @@ import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
 import { describeScenarioChange, keepBugToggles } from '../controls/scenarioChange';
 import { headlineKpis } from '../KpiStrip';
 import { createDashboardStore } from './dashboardStore';
-import { ambiguousDuring, selectEvidenceCards, selectHeadline, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
+import { ambiguousDuring, selectEvidenceCards, selectHeadline, selectNothingToDraw, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
 import { steadyOps } from './testEvents';
 import { ApplyTracker, MAX_LISTED } from '../../core/sim/applyTracker';
 import { newOpEnd, newOpStart } from '../../core/telemetry/events';
@@ -67,6 +67,13 @@ describe('headline', () => {
 });
 
 describe('time window views', () => {
+  it('a window the boot filled but no operation reached draws nothing (the panels say "press Start"), and one with operations draws', () => {
+    const snap = storeWith(steadyOps(300, 0, 10, 1)).getState().snapshot;
+    expect(selectNothingToDraw(snap)).toBe(false);
+    expect(selectNothingToDraw({ ...snap, totals: { ...snap.totals, attempts: 0 } })).toBe(true);
+    expect(selectNothingToDraw({ ...snap, window: { ...snap.window, length: 2 } })).toBe(true);
+  });
+
   it('15 s keeps the last 15 s in 200 ms steps; 60 s is the ring; the whole session comes from the coarse ring', () => {
     const store = storeWith(steadyOps(3_000, 0, 10, 1)); // 30 s
     const snap = store.getState().snapshot;
