@@ -66,6 +66,9 @@ describe('the real engine (Redis Cluster) in the dashboard', () => {
     expect(ports.length).toBe(6);
     expect(serversOn(ports), 'six redis-servers run').toHaveLength(6);
     const flowing = await d.waitForStore((s) => s.totals.opsEnded > 500 && (s.client?.epoch ?? 0) > 0 && s.cluster !== null, 30_000, 'operations to flow on the real cluster');
+    // the header and the cluster panel name Redis's own unit, not the scenario's 64 segments
+    await d.waitForText(page.locator('header .identity'), /6 nodes · 16,384 hash slots/);
+    await d.waitForText(d.panel('Cluster'), /16,384 hash slots in 64 cells/);
     const base = await d.waitForStore((s) => s.totals.lastT >= flowing.totals.lastT + 3_000, 30_000, '3 s of healthy traffic');
     expect(base.totals.opsFailed, describeState(base)).toBe(0);
 

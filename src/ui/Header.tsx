@@ -19,7 +19,7 @@ export function Header() {
         <div>
           <span className="k">scenario</span> <b>{session.scenario}</b> <span className="k">seed</span> <b>{session.seed}</b> <span className="k">cluster</span>{' '}
           <b>
-            {cluster?.nodes.length ?? session.nodes} nodes · {session.segments} segments
+            {cluster?.nodes.length ?? session.nodes} nodes · {cluster?.slots !== undefined ? `${cluster.slots.toLocaleString('en-US')} hash slots` : `${session.segments} segments`}
           </b>
         </div>
         <div className="k">{selectConfigSummary(config)}</div>

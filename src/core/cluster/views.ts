@@ -19,6 +19,16 @@ export interface ClusterView {
    * truth up to `t` (the live control worker's views; `sim/availabilityRule.ts`)
    */
   readonly availability?: { readonly violations: number; readonly examples: readonly string[] };
+  /**
+   * set when each entry of `owners` stands for a range of an engine's hash slots (a Redis Cluster:
+   * 16,384 slots drawn as one cell per segment of the scenario; `cellSlots` gives a cell's range)
+   */
+  readonly slots?: number;
+}
+
+/** the slots cell `i` of `cells` stands for, [first, end), when `slots` hash slots are drawn as `cells` cells */
+export function cellSlots(i: number, cells: number, slots: number): readonly [number, number] {
+  return [Math.floor((i * slots) / cells), Math.floor(((i + 1) * slots) / cells)];
 }
 
 /** The client's cached map (what it routes by; may be stale). */

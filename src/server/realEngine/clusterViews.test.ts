@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseClusterNodes } from '../../engine/redis/clusterNodes';
-import { cellSlots, clientViewOfMap, clusterViewOfNodes, projectOwners } from './clusterViews';
+import { clientViewOfMap, clusterViewOfNodes, projectOwners, redisCellSlots } from './clusterViews';
 
 const NODES = [
   'aaaa 127.0.0.1:7000@17000 master - 0 0 1 connected 0-5460',
@@ -12,9 +12,9 @@ const NODES = [
 
 describe('the real cluster as the cluster panel reads it', () => {
   it('cells cover the 16,384 slots in order, without gaps', () => {
-    expect(cellSlots(0, 64)).toEqual([0, 256]);
-    expect(cellSlots(63, 64)).toEqual([16128, 16384]);
-    expect(cellSlots(1, 3)).toEqual([5461, 10922]);
+    expect(redisCellSlots(0, 64)).toEqual([0, 256]);
+    expect(redisCellSlots(63, 64)).toEqual([16128, 16384]);
+    expect(redisCellSlots(1, 3)).toEqual([5461, 10922]);
   });
 
   it('a cell shows the owner of most of its slots', () => {
@@ -28,6 +28,7 @@ describe('the real cluster as the cluster panel reads it', () => {
     const v = clusterViewOfNodes(parseClusterNodes(NODES), { ids: [0, 1, 2, 3, 4], idOf: (p) => ports.indexOf(p), processStatus: (id) => (id === 1 ? 'down' : 'up') }, 64, 1234);
     expect(v.t).toBe(1234);
     expect(v.epoch).toBe(3);
+    expect(v.slots).toBe(16_384); // the header and the cluster panel say hash slots, not the scenario's segments
     expect(v.owners[0]).toBe(0);
     expect(v.owners[30]).toBe(1);
     expect(v.owners[63]).toBe(2);

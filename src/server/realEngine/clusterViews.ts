@@ -7,7 +7,7 @@
  * telemetry events keep the real slot numbers.
  */
 import type { NodeStatus, SegmentPhase } from '../../core/cluster/controlState';
-import type { ClientView, ClusterView } from '../../core/cluster/views';
+import { cellSlots, type ClientView, type ClusterView } from '../../core/cluster/views';
 import { NO_OWNER } from '../../core/domain/clusterMap';
 import { REDIS_SLOTS } from '../../core/domain/redisKeyspace';
 import { isFailed, isMaster, isMember, type NodeLine } from '../../engine/redis/clusterNodes';
@@ -22,16 +22,16 @@ export interface NodeFacts {
   processStatus(id: number): NodeStatus;
 }
 
-/** the slots of cell `i` of `cells`: [first, end) */
-export function cellSlots(i: number, cells: number): readonly [number, number] {
-  return [Math.floor((i * REDIS_SLOTS) / cells), Math.floor(((i + 1) * REDIS_SLOTS) / cells)];
+/** the Redis slots of cell `i` of `cells`: [first, end) */
+export function redisCellSlots(i: number, cells: number): readonly [number, number] {
+  return cellSlots(i, cells, REDIS_SLOTS);
 }
 
 /** per cell, the value most of its slots have (ties: the lowest); `owners` is per slot */
 export function projectOwners(owners: ArrayLike<number>, cells: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < cells; i++) {
-    const [a, b] = cellSlots(i, cells);
+    const [a, b] = redisCellSlots(i, cells);
     const count = new Map<number, number>();
     for (let s = a; s < b; s++) {
       const o = owners[s] ?? NO_OWNER;
@@ -71,7 +71,7 @@ export function clusterViewOfNodes(lines: readonly NodeLine[], facts: NodeFacts,
   const phases: SegmentPhase[] = [];
   const replicas: number[][] = [];
   for (let i = 0; i < cells; i++) {
-    const [a, b] = cellSlots(i, cells);
+    const [a, b] = redisCellSlots(i, cells);
     let moving = false;
     for (let s = a; s < b && !moving; s++) moving = migrating[s] === 1;
     phases.push(moving ? 'migrating' : 'stable');
@@ -94,6 +94,7 @@ export function clusterViewOfNodes(lines: readonly NodeLine[], facts: NodeFacts,
     owners: cellOwners,
     phases,
     replicas,
+    slots: REDIS_SLOTS,
   };
 }
 

@@ -3,14 +3,22 @@ import { useShallow } from 'zustand/react/shallow';
 import { selectEpochs, selectNodeCards, selectSegmentCells, selectStaleCount, type SegmentCell } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { NODE_STATUS_STYLE, nodeColor, SEGMENT_PHASE_STYLE, type SeriesStyle } from '../theme/statusColors';
+import { cellSlots } from '../../core/cluster/views';
 import { ChartFrame } from './chart/ChartFrame';
 
 const STALE_STYLE: SeriesStyle = { label: "client's map disagrees (stale)", color: '#f8fafc' };
 
-function cellTitle(c: SegmentCell): string {
+/** what one cell stands for: a segment, or (`slots` set) a range of an engine's hash slots */
+function cellName(c: SegmentCell, cells: number, slots: number | undefined): string {
+  if (slots === undefined) return `segment ${c.segment}`;
+  const [a, b] = cellSlots(c.segment, cells, slots);
+  return `slots ${a}–${b - 1}`;
+}
+
+function cellTitle(c: SegmentCell, name: string): string {
   const owner = c.owner < 0 ? 'no owner' : `owner n${c.owner}`;
   const client = c.stale ? `; client routes to ${c.clientOwner < 0 ? 'nobody' : `n${c.clientOwner}`}` : '';
-  return `segment ${c.segment}: ${owner}${c.phase === 'stable' ? '' : `, ${c.phase}`}${client}; replicas ${c.replicas.map((r) => `n${r}`).join(', ') || '—'}`;
+  return `${name}: ${owner}${c.phase === 'stable' ? '' : `, ${c.phase}`}${client}; replicas ${c.replicas.map((r) => `n${r}`).join(', ') || '—'}`;
 }
 
 /** nodes, the segment → active owner grid, and the client's view of it */
@@ -20,6 +28,7 @@ export function ClusterPanel() {
   const cells = useMemo(() => selectSegmentCells(cluster, client), [cluster, client]);
   const epochs = selectEpochs(cluster, client);
   const stale = selectStaleCount(cluster, client);
+  const unit = cluster?.slots !== undefined ? 'cell' : 'segment';
   const legend: SeriesStyle[] = [
     ...nodes.map((n) => ({ label: `owner n${n.id}`, color: nodeColor(n.id) })),
     { label: 'no owner', color: nodeColor(-1) },
@@ -30,7 +39,11 @@ export function ClusterPanel() {
   return (
     <ChartFrame
       title="Cluster"
-      units="segments by active owner"
+      units={
+        cluster?.slots !== undefined
+          ? `${cluster.slots.toLocaleString('en-US')} hash slots in ${cluster.owners.length} cells, each by the master serving most of its slots`
+          : 'segments by active owner'
+      }
       legend={legend}
       empty={cluster === null || cluster.nodes.length === 0}
       emptyText={cluster?.note ?? 'No cluster view yet — press Start.'}
@@ -62,13 +75,13 @@ export function ClusterPanel() {
           </div>
         ))}
       </div>
-      <div className="segment-grid" role="img" aria-label={`${cells.length} segments, ${stale} where the client's map is stale`}>
+      <div className="segment-grid" role="img" aria-label={`${cells.length} ${cluster?.slots !== undefined ? 'cells of hash slots' : 'segments'}, ${stale} where the client's map is stale`}>
         {cells.map((c) => (
           <div
             key={c.segment}
             className={`seg ${c.phase} ${c.stale ? 'stale' : ''}`}
             style={{ backgroundColor: nodeColor(c.owner), outlineColor: SEGMENT_PHASE_STYLE[c.phase].color }}
-            title={cellTitle(c)}
+            title={cellTitle(c, cellName(c, cells.length, cluster?.slots))}
           >
             {c.segment}
           </div>
@@ -78,8 +91,8 @@ export function ClusterPanel() {
         {client === null && cluster?.note
           ? "No client map to compare with: an imported events file does not carry the client's map."
           : stale === 0
-            ? "The client's map agrees with the cluster on every segment."
-            : `The client's map is stale for ${stale} segment${stale === 1 ? '' : 's'} (marked): its next attempt there goes to the wrong node.`}
+            ? `The client's map agrees with the cluster on every ${unit}.`
+            : `The client's map is stale for ${stale} ${unit}${stale === 1 ? '' : 's'} (marked): its next attempt there goes to the wrong node.`}
       </p>
     </ChartFrame>
   );

@@ -4,9 +4,10 @@ import { BUG_HELP } from '../controls/BugToggles';
 import { useDashboard } from '../store/StoreContext';
 
 export function Guide() {
-  const { everStarted, faults, storm, stormFault } = useDashboard(
+  const { everStarted, faults, storm, stormFault, realEngine } = useDashboard(
     useShallow((s) => ({
       everStarted: s.everStarted,
+      realEngine: s.cluster?.slots !== undefined,
       faults: s.faultMarkers.filter((f) => f.action === 'failover').length,
       storm: s.clientConfig.bugs.deadlineReplacesAttempts,
       stormFault: s.snapshot.evidence.some((e) => e.action === 'failover' && e.overBudget > 0),
@@ -20,8 +21,9 @@ export function Guide() {
   return (
     <div className="guide" aria-label="How to use this page">
       <p className="guide-what">
-        A real Zaris client against a live cluster in Web Workers: crash, add and restore nodes and watch its retries and map refreshes — and how a
-        historical client bug turned one failover into an outage.
+        {realEngine
+          ? 'The same Zaris client against a real Redis Cluster on this machine: kill a master, add and restore nodes and watch its retries and map refreshes while Redis promotes a replica — and how a historical client bug turned one failover into an outage.'
+          : 'A real Zaris client against a live cluster in Web Workers: crash, add and restore nodes and watch its retries and map refreshes — and how a historical client bug turned one failover into an outage.'}
       </p>
       <ol className="guide-steps">
         {steps.map((s, i) => (
