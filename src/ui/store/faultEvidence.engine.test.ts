@@ -73,7 +73,7 @@ describe('fault evidence from the event stream', () => {
     expect(e.stalledPeak).toBeGreaterThanOrEqual(0.5 * storm.pool);
     expect(e.healthyLostMs).toBeGreaterThanOrEqual(1000);
     expect(e.refreshRequests / e.opsHit).toBeGreaterThan(fixed.evidence.refreshRequests / fixed.evidence.opsHit);
-    const card = selectEvidenceCard(e, storm.pool, storm.final.totals.lastT);
+    const card = selectEvidenceCard(e, { poolSize: storm.pool, nowMs: storm.final.totals.lastT });
     expect(card.severity).toBe('bad');
     expect(card.facts[0]).toBe(`attempt budget exceeded by ${e.overBudget.toLocaleString('en-US')} ops`);
     expect(card.facts.some((f) => /^healthy throughput lost for \d/.test(f))).toBe(true);
@@ -89,7 +89,7 @@ describe('fault evidence from the event stream', () => {
     expect(e.retries / e.opsHit).toBeLessThanOrEqual(2); // ≤ 3 attempts per op
     // the fault settles once the map is fixed and nothing fails for 3 s
     expect(e.settledT).not.toBeNull();
-    expect(selectEvidenceCard(e, fixed.pool, fixed.final.totals.lastT).severity).not.toBe('bad');
+    expect(selectEvidenceCard(e, { poolSize: fixed.pool, nowMs: fixed.final.totals.lastT }).severity).not.toBe('bad');
   });
 
   it('the storm, which fails nothing, never reads healthier than the fixed client failing fast', () => {

@@ -119,7 +119,7 @@ describe('what you are seeing', () => {
   });
 
   it('evidence cards stay until dismissed, newest first, and name what the fault did', () => {
-    const cards = selectEvidenceCards([evidence({ id: 1, settledT: 9_100, failed: 1700 }), evidence({ id: 2, t: 20_000, overBudget: 2048, rejected: 9000, stalledPeak: 2048, healthyLostMs: 2100 })], [], 2048, 25_000);
+    const cards = selectEvidenceCards([evidence({ id: 1, settledT: 9_100, failed: 1700 }), evidence({ id: 2, t: 20_000, overBudget: 2048, rejected: 9000, stalledPeak: 2048, healthyLostMs: 2100 })], [], { poolSize: 2048, nowMs: 25_000 });
     expect(cards.map((c) => c.id)).toEqual([2, 1]);
     expect(cards[0]?.severity).toBe('bad');
     expect(cards[0]?.facts.slice(0, 4)).toEqual([
@@ -130,17 +130,21 @@ describe('what you are seeing', () => {
     ]);
     expect(cards[0]?.status).toBe('ongoing · 5 s');
     expect(cards[1]).toMatchObject({ severity: 'warn', status: 'settled after 4.1 s' });
-    expect(selectEvidenceCards([evidence({ id: 1 })], [1], 2048, 25_000)).toEqual([]);
+    // served again but not settled: the card says what the status line says
+    const both = [evidence({ id: 1, settledT: 9_100 }), evidence({ id: 2, t: 20_000 })];
+    expect(selectEvidenceCards(both, [], { poolSize: 2048, nowMs: 25_000, serviceHealthy: true }).map((c) => c.status)).toEqual(['recovering · 5 s', 'settled after 4.1 s']);
+    expect(selectEvidenceCards(both, [], { poolSize: 2048, nowMs: 25_000, running: false, serviceHealthy: true })[0]?.status).toBe('open at pause · 5 s');
+    expect(selectEvidenceCards([evidence({ id: 1 })], [1], { poolSize: 2048, nowMs: 25_000 })).toEqual([]);
   });
 
   it('an open card\'s "up to" stalled count is never below the stalled gauge now; a settled one keeps its record', () => {
     const open = evidence({ stalledPeak: 1867 });
-    expect(selectEvidenceCards([open], [], 2048, 8_000, true, 1914)[0]?.facts).toContain('up to 1,914 ops stalled > 1 s (pool 2,048)');
-    expect(selectEvidenceCards([open], [], 2048, 8_000, true, 100)[0]?.facts).toContain('up to 1,867 ops stalled > 1 s (pool 2,048)');
+    expect(selectEvidenceCards([open], [], { poolSize: 2048, nowMs: 8_000, stalledNow: 1914 })[0]?.facts).toContain('up to 1,914 ops stalled > 1 s (pool 2,048)');
+    expect(selectEvidenceCards([open], [], { poolSize: 2048, nowMs: 8_000, stalledNow: 100 })[0]?.facts).toContain('up to 1,867 ops stalled > 1 s (pool 2,048)');
     // "1 refresh request", not "1 refresh requests" (a lost ack: one retry, one refresh per op hit)
-    expect(selectEvidenceCards([evidence({ opsHit: 52, retries: 10, refreshRequests: 52 })], [], 2048, 8_000)[0]?.facts).toContain('1.2 attempts and 1 refresh request per op hit');
+    expect(selectEvidenceCards([evidence({ opsHit: 52, retries: 10, refreshRequests: 52 })], [], { poolSize: 2048, nowMs: 8_000 })[0]?.facts).toContain('1.2 attempts and 1 refresh request per op hit');
     const settled = evidence({ stalledPeak: 40, settledT: 9_000 });
-    expect(selectEvidenceCards([settled], [], 2048, 12_000, true, 300)[0]?.facts).toContain('up to 40 ops stalled > 1 s (pool 2,048)');
+    expect(selectEvidenceCards([settled], [], { poolSize: 2048, nowMs: 12_000, stalledNow: 300 })[0]?.facts).toContain('up to 40 ops stalled > 1 s (pool 2,048)');
   });
 });
 
@@ -173,14 +177,14 @@ describe('ambiguous writes on the fault cards', () => {
 
   it("counts on each card the writes known from its fault until the next one, and says so where \"0 failed\" would read as no harm", () => {
     const audit = auditOf([5_500, 6_000, 21_000]);
-    const cards = selectEvidenceCards([evidence({ id: 1, action: 'lostAck', t: 5_000 }), evidence({ id: 2, t: 20_000 })], [], 2048, 25_000, true, 0, audit);
+    const cards = selectEvidenceCards([evidence({ id: 1, action: 'lostAck', t: 5_000 }), evidence({ id: 2, t: 20_000 })], [], { poolSize: 2048, nowMs: 25_000 }, audit);
     const lostAck = cards.find((c) => c.id === 1);
     expect(lostAck?.facts).toContain('2 ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)');
     expect(lostAck?.severity).not.toBe('ok');
     expect(cards.find((c) => c.id === 2)?.facts).toContain('1 ambiguous write: applied, but the caller could not know (listed in Ambiguous writes)');
     // none in its span: no such fact
-    expect(selectEvidenceCards([evidence({ t: 22_000 })], [], 2048, 25_000, true, 0, audit)[0]?.facts.some((f) => f.includes('ambiguous'))).toBe(false);
-    expect(selectEvidenceCards([evidence()], [], 2048, 25_000)[0]?.facts.some((f) => f.includes('ambiguous'))).toBe(false);
+    expect(selectEvidenceCards([evidence({ t: 22_000 })], [], { poolSize: 2048, nowMs: 25_000 }, audit)[0]?.facts.some((f) => f.includes('ambiguous'))).toBe(false);
+    expect(selectEvidenceCards([evidence()], [], { poolSize: 2048, nowMs: 25_000 })[0]?.facts.some((f) => f.includes('ambiguous'))).toBe(false);
   });
 
   it('gives a lower bound where the audit counts more writes than it lists', () => {
@@ -189,7 +193,7 @@ describe('ambiguous writes on the fault cards', () => {
     // a span that ends before the list does is exact
     expect(ambiguousDuring(audit.ambiguous, 5_000, 5_110)).toEqual({ count: 10, atLeast: false, total: MAX_LISTED + 5 });
     // the card gives the bound with the session's total beside it
-    expect(selectEvidenceCards([evidence({ t: 5_000 })], [], 2048, 25_000, true, 0, audit)[0]?.facts).toContain(
+    expect(selectEvidenceCards([evidence({ t: 5_000 })], [], { poolSize: 2048, nowMs: 25_000 }, audit)[0]?.facts).toContain(
       `at least ${MAX_LISTED} of the session's ${MAX_LISTED + 5} ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)`,
     );
   });

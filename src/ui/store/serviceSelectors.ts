@@ -127,18 +127,30 @@ export interface EvidenceCard {
   readonly id: number;
   /** "failover (crash) of node 1 at 12.3 s" */
   readonly title: string;
-  /** "ongoing · 2.1 s" / "settled after 4.2 s" */
+  /** "ongoing · 2.1 s" / "recovering · 6 s" / "settled after 4.2 s" / "open at pause · 3 s" */
   readonly status: string;
   readonly severity: EvidenceSeverity;
   /** the findings, worst first */
   readonly facts: readonly string[];
 }
 
-/**
- * One fault's evidence as a card; `poolSize` for the share of the pool the fault held; `running` false: the
- * session is paused; `stalledNow` the stalled gauge the tiles show now.
- */
-export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: number, running = true, stalledNow = 0, ambiguous: AmbiguousCount | null = null): EvidenceCard {
+/** what a card is read against besides its fault's record */
+export interface CardContext {
+  /** the request pool, for the share of it the fault held */
+  readonly poolSize: number;
+  /** ms since the session started */
+  readonly nowMs: number;
+  /** false: the session is paused (default true) */
+  readonly running?: boolean;
+  /** the stalled gauge the tiles show now */
+  readonly stalledNow?: number;
+  /** the service verdict the tiles and the status line show is healthy: an open card is then recovering, as the status line says */
+  readonly serviceHealthy?: boolean;
+}
+
+/** One fault's evidence as a card; `ambiguous` the ambiguous writes known in its span. */
+export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous: AmbiguousCount | null = null): EvidenceCard {
+  const { poolSize, nowMs, running = true, stalledNow = 0, serviceHealthy = false } = ctx;
   const facts: string[] = [];
   // the recorded peak samples each bucket once it is complete (the same for any batch cut), so while the
   // fault is open it can trail the live gauge by one bucket: "up to" never reads below the tile beside it
@@ -167,7 +179,7 @@ export function selectEvidenceCard(e: FaultEvidence, poolSize: number, nowMs: nu
     status:
       e.settledT !== null
         ? `settled after ${formatSeconds(Math.max(0, e.settledT - e.t))}`
-        : `${running ? 'ongoing' : 'open at pause'} · ${formatSeconds(Math.max(0, nowMs - e.t))}`,
+        : `${!running ? 'open at pause' : serviceHealthy ? 'recovering' : 'ongoing'} · ${formatSeconds(Math.max(0, nowMs - e.t))}`,
     severity: bad ? 'bad' : warn ? 'warn' : 'ok',
     facts,
   };
@@ -197,19 +209,11 @@ export function ambiguousDuring(audit: WriteAuditReport['ambiguous'], from: numb
  * The cards still shown (not dismissed), newest first. `audit`: the session's write audit; a
  * card counts the ambiguous writes known from its fault until the next fault.
  */
-export function selectEvidenceCards(
-  evidence: readonly FaultEvidence[],
-  dismissed: readonly number[],
-  poolSize: number,
-  nowMs: number,
-  running = true,
-  stalledNow = 0,
-  audit: WriteAuditReport | null = null,
-): EvidenceCard[] {
+export function selectEvidenceCards(evidence: readonly FaultEvidence[], dismissed: readonly number[], ctx: CardContext, audit: WriteAuditReport | null = null): EvidenceCard[] {
   const gone = new Set(dismissed);
   const nextFaultAfter = (t: number): number => evidence.reduce((m, o) => (o.t > t && o.t < m ? o.t : m), Infinity);
   return evidence
     .filter((e) => !gone.has(e.id))
-    .map((e) => selectEvidenceCard(e, poolSize, nowMs, running, stalledNow, audit === null ? null : ambiguousDuring(audit.ambiguous, e.t, nextFaultAfter(e.t))))
+    .map((e) => selectEvidenceCard(e, ctx, audit === null ? null : ambiguousDuring(audit.ambiguous, e.t, nextFaultAfter(e.t))))
     .reverse();
 }

@@ -1,14 +1,18 @@
 /** One card per fault: what it did, counted from the event stream; stays until dismissed. */
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { selectEvidenceCards, selectPoolSize } from '../store/selectors';
+import { selectEvidenceCards, selectHeadline, selectPoolSize } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 
 export function EvidenceCards() {
-  const { evidence, dismissed, workload, lastT, running, stalledNow, audit, dismiss } = useDashboard(
-    useShallow((s) => ({ evidence: s.snapshot.evidence, dismissed: s.dismissedEvidence, workload: s.workload, lastT: s.snapshot.totals.lastT, running: s.running, stalledNow: s.snapshot.stalledNow, audit: s.writeAudit, dismiss: s.dismissEvidence })),
+  const { snap, dismissed, workload, running, audit, dismiss } = useDashboard(
+    useShallow((s) => ({ snap: s.snapshot, dismissed: s.dismissedEvidence, workload: s.workload, running: s.running, audit: s.writeAudit, dismiss: s.dismissEvidence })),
   );
-  const cards = useMemo(() => selectEvidenceCards(evidence, dismissed, selectPoolSize(workload), lastT, running, stalledNow, audit), [evidence, dismissed, workload, lastT, running, stalledNow, audit]);
+  const cards = useMemo(() => {
+    // the verdict the tiles and the status line show: served again, an open card is recovering
+    const serviceHealthy = selectHeadline(snap, running).service.verdict === 'healthy';
+    return selectEvidenceCards(snap.evidence, dismissed, { poolSize: selectPoolSize(workload), nowMs: snap.totals.lastT, running, stalledNow: snap.stalledNow, serviceHealthy }, audit);
+  }, [snap, dismissed, workload, running, audit]);
   if (cards.length === 0) return null;
   return (
     <section className="evidence" aria-label="Fault evidence">
