@@ -57,6 +57,16 @@ describe('replay controller', () => {
     expect(Math.max(...lanes.lanes.flatMap((l) => l.bars.map((b) => b.t1)))).toBeLessThanOrEqual(1500);
   });
 
+  it('a load ends ("loading" clears) only once its first frame is in the store, though frames arrive after the seek\'s answer', async () => {
+    const store = createDashboardStore();
+    const ctl = new ReplayController(store, (l) => inProcessSession(l, manualTime(), 30), () => 0);
+    const s = storm();
+    await ctl.loadScenario(s, 'preset storm', 'refresh-storm');
+    expect(ctl.ui.getState().loading).toBeNull();
+    // the header's figures and the panels read this store: the run's end, not the empty start
+    expect({ ...store.getState().snapshot, version: 0 }).toEqual({ ...freshAt(s, s.durationMs).snapshot, version: 0 });
+  });
+
   it('seeks backwards without re-running: every figure is the fresh run to the new time', async () => {
     const { store, ctl, later } = setup();
     const s = storm();

@@ -57,6 +57,8 @@ export type FileContent = { readonly kind: 'scenario'; readonly scenario: Scenar
 const IDLE: ReplayStatus = { cursorMs: 0, durationMs: 0, playing: false, speed: 1, generation: 0 };
 /** frames closer together than this (a drag) reach the panels once they rest; the timeline and the clock follow every one */
 export const SETTLE_MS = 120;
+/** ms a load waits for its first frame before it clears "loading" anyway */
+const FIRST_FRAME_WAIT_MS = 10_000;
 /** rows per batch handed to the worker for an imported log */
 const IMPORT_CHUNK = 1 << 16;
 const wallNow = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -91,6 +93,8 @@ export class ReplayController {
   private pendingStatus: ReplayStatus | null = null;
   private statusFrame = false;
   private seekStartedAt: number | null = null;
+  /** a load waits for its first frame to reach the store before it clears "loading" */
+  private firstFrame: { readonly cursorMs: number; readonly shown: () => void } | null = null;
   readonly seek: (t: number) => Promise<void>;
 
   constructor(
@@ -162,6 +166,17 @@ export class ReplayController {
     this.ui.setState({ status, frameComputeMs: computeMs });
     this.feed.setCursor(frame.cursorMs);
     this.pending = frame;
+    if (this.firstFrame !== null && frame.cursorMs === this.firstFrame.cursorMs) {
+      // the frame a load waits for reaches the store at once: "loading" clears with the figures in place
+      const { shown } = this.firstFrame;
+      this.firstFrame = null;
+      this.cancelPending();
+      this.pending = frame;
+      this.lastFrameAt = now;
+      this.applyPending();
+      shown();
+      return;
+    }
     const quick = now - this.lastFrameAt < SETTLE_MS && !status.playing;
     this.lastFrameAt = now;
     if (this.settleTimer !== null) clearTimeout(this.settleTimer);
@@ -186,6 +201,29 @@ export class ReplayController {
     if (this.settleTimer !== null) clearTimeout(this.settleTimer);
     this.settleTimer = null;
     this.pending = null;
+  }
+
+  /**
+   * Seeks to `t` and resolves once that seek's frame is in the store. Frames come on their own
+   * port, so the seek's answer can arrive before its frame; "loading" must not clear in between
+   * (the header's figures and the panels would show the empty run). Bounded: a frame that never
+   * comes leaves the view as it is after `FIRST_FRAME_WAIT_MS`.
+   */
+  private async seekAndShow(t: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const durationMs = this.ui.getState().info?.durationMs ?? t;
+    const shown = new Promise<void>((resolve) => {
+      // (the worker clamps the cursor to the run)
+      this.firstFrame = { cursorMs: Math.max(0, Math.min(t, durationMs)), shown: resolve };
+      timer = setTimeout(resolve, FIRST_FRAME_WAIT_MS);
+    });
+    try {
+      await this.seek(t);
+      await shown;
+    } finally {
+      clearTimeout(timer);
+      this.firstFrame = null;
+    }
   }
 
   /** the newest frame reaches the store now (tests, exports) */
@@ -215,7 +253,7 @@ export class ReplayController {
       await session.load(scenario);
       this.loaded = true;
       if (token !== this.token) return;
-      await this.seek(Math.min(scenario.durationMs, Math.max(0, cursorMs ?? scenario.durationMs)));
+      await this.seekAndShow(Math.min(scenario.durationMs, Math.max(0, cursorMs ?? scenario.durationMs)));
     } catch (e) {
       if (token === this.token) this.ui.setState({ error: `replay of ${scenario.name} failed: ${message(e)}` });
     } finally {
@@ -284,7 +322,7 @@ export class ReplayController {
       await session.loadBatches(stub, batches);
       this.loaded = true;
       if (token !== this.token) return;
-      await this.seek(durationMs);
+      await this.seekAndShow(durationMs);
     } catch (e) {
       if (token === this.token) this.ui.setState({ error: `${name}: ${message(e)}` });
     } finally {

@@ -86,9 +86,13 @@ export function manualTime(): ManualTime {
   };
 }
 
-export function inProcessSession(listener: ReplayListener, time: ManualTime = manualTime()): ReplaySessionLike & { readonly room: ReplayRoom } {
+export function inProcessSession(listener: ReplayListener, time: ManualTime = manualTime(), frameDelayMs?: number): ReplaySessionLike & { readonly room: ReplayRoom } {
   const room = new ReplayRoom(time);
-  const post = (m: Parameters<typeof dispatchReplayMessage>[1]) => dispatchReplayMessage(listener, m);
+  // `frameDelayMs`: frames arrive that much later than the call's answer (the worker posts them on their own port)
+  const post = (m: Parameters<typeof dispatchReplayMessage>[1]) => {
+    if (frameDelayMs !== undefined && m.kind === 'replayFrame') setTimeout(() => dispatchReplayMessage(listener, m), frameDelayMs);
+    else dispatchReplayMessage(listener, m);
+  };
   return {
     room,
     load: async (scenario) => {
