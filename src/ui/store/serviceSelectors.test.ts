@@ -110,6 +110,13 @@ describe('what you are seeing', () => {
     expect(line.text).toContain('2,048 operations stalled > 1 s hold 100 % of the request pool (2,048 slots); 4.5k arrivals/s turned away; healthy segments starved for 1.7 s so far.');
     expect(line.text).toContain('Cause: 10 attempts and 8 refresh requests per op hit, 2,048 ops past their attempt budget.');
     expect(selectSessionState({ ...base, headline: headline({ running: false }) }).state).toBe('paused');
+    // just started: nothing ended yet is not "a fault in progress"
+    const nothingYet = headline({ servedPerSec: 0, service: { verdict: 'idle', share: null } });
+    expect(selectSessionState({ ...base, headline: nothingYet })).toMatchObject({ state: 'starting', label: 'starting' });
+    // the same window after a fault: a fault in progress, said without a "—" share
+    const afterFault = selectSessionState({ ...base, evidence: [evidence()], headline: nothingYet });
+    expect(afterFault.state).toBe('fault');
+    expect(afterFault.text).toContain('no operation ended, stalled or was turned away (last 1 s)');
   });
 
   it("gives the stalled ops' own share of the pool, not the in-flight share under their count", () => {

@@ -12,7 +12,7 @@ import type { AmbiguousWrite, WriteAuditReport } from '../../core/sim/applyTrack
 import { formatCompact, formatCount, formatRate, formatSeconds } from './numberFormat';
 import { HEADLINE_WINDOW_LABEL, type Headline } from './summarySelectors';
 
-export const SESSION_STATES = ['idle', 'healthy', 'fault', 'recovering', 'storm', 'paused'] as const;
+export const SESSION_STATES = ['idle', 'starting', 'healthy', 'fault', 'recovering', 'storm', 'paused'] as const;
 export type SessionState = (typeof SESSION_STATES)[number];
 
 /** a pool held by stalled operations at or above this share is starved (a storm, whatever caused it) */
@@ -85,7 +85,11 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
       text: `Paused at t = ${formatSeconds(x.nowMs)}: no new operations are sent, the figures are frozen${h.inFlight > 0 ? ` (${formatCount(h.inFlight)} still in flight)` : ''}. Press Start to resume.`,
     };
   }
-  const served = `${pct(h.service.share)} of demand served (${HEADLINE_WINDOW_LABEL})`;
+  if (h.service.verdict === 'idle' && open === null) {
+    // running, but no operation has ended, stalled or been turned away in the window yet: nothing to judge
+    return { state: 'starting', label: 'starting', text: `Starting: operations are on their way; the first figures come as they end (${HEADLINE_WINDOW_LABEL}).` };
+  }
+  const served = h.service.share === null ? `no operation ended, stalled or was turned away (${HEADLINE_WINDOW_LABEL})` : `${pct(h.service.share)} of demand served (${HEADLINE_WINDOW_LABEL})`;
   const since = open !== null ? ` ${formatSeconds(Math.max(0, x.nowMs - open.t))} ago` : '';
   const starved = x.poolSize > 0 && h.stalled >= STARVED_POOL_SHARE * x.poolSize;
   if (h.service.verdict === 'notServing' && (starved || h.rejectedPerSec > 0)) {
