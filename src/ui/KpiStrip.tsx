@@ -23,7 +23,13 @@ export interface Kpi {
 }
 
 const SERVICE_TONE = { idle: undefined, healthy: 'ok', degraded: 'warn', notServing: 'bad' } as const;
-const pct = (share: number | null) => (share === null ? '—' : `${share >= 0.999 && share < 1 ? '99.9' : +(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`);
+/** a whole percent, one decimal under 10 %; never "100 %" for less than all (99.7 % of demand is not 100 %: the status line beside says 99.7) */
+export function tilePercent(share: number | null): string {
+  if (share === null) return '—';
+  const whole = +(share * 100).toFixed(share < 0.1 ? 1 : 0);
+  if (whole >= 100 && share < 1) return `${Math.floor(share * 1000) / 10} %`;
+  return `${whole} %`;
+}
 
 /** the tiles for a headline (pure: the e2e tests compare the DOM with it) */
 export function headlineKpis(
@@ -36,8 +42,9 @@ export function headlineKpis(
   return [
     {
       label: 'served',
-      value: pct(h.service.share),
-      caption: h.running ? `of demand · ${win}` : `${win} · nothing asked`,
+      value: tilePercent(h.service.share),
+      // demand counts stalled operations as not served (yet): the tile can read below 100 % while "not served / s" is 0
+      caption: h.running ? `of demand · stalled count as not served · ${win}` : `${win} · nothing asked`,
       ...(tone !== undefined ? { tone } : {}),
     },
     { label: 'ops / s served', value: rate(h.servedPerSec), caption: `real answers · ${win}` },

@@ -6,7 +6,7 @@ import { DEFAULT_WORKLOAD } from '../../core/sim/workloadConfig';
 import type { ZarisEvent } from '../../core/telemetry/events';
 import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
 import { describeScenarioChange, keepBugToggles } from '../controls/scenarioChange';
-import { headlineKpis } from '../KpiStrip';
+import { headlineKpis, tilePercent } from '../KpiStrip';
 import { createDashboardStore } from './dashboardStore';
 import { ambiguousDuring, selectEvidenceCards, selectHeadline, selectNothingToDraw, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
 import { steadyOps } from './testEvents';
@@ -63,6 +63,8 @@ describe('headline', () => {
     const tiles = headlineKpis(paused, { ceiling: 2, stale: 0, poolSize: 2048 });
     expect(tiles.find((k) => k.label === 'ops / s served')).toMatchObject({ value: '0', caption: 'real answers · paused' });
     expect(headlineKpis(running, { ceiling: 2, stale: 0, poolSize: 2048 }).every((k) => /last 1 s|now/.test(k.caption))).toBe(true);
+    // the served tile: never 100 % for less than all, one decimal near it and under 10 %
+    expect([1, 0.9999, 0.997, 0.994, 0.693, 0.07, 0, null].map(tilePercent)).toEqual(['100 %', '99.9 %', '99.7 %', '99 %', '69 %', '7 %', '0 %', '—']);
   });
 });
 
@@ -147,6 +149,8 @@ describe('what you are seeing', () => {
   it('an open card\'s "up to" stalled count is never below the stalled gauge now; a settled one keeps its record', () => {
     const open = evidence({ stalledPeak: 1867 });
     expect(selectEvidenceCards([open], [], { poolSize: 2048, nowMs: 8_000, stalledNow: 1914 })[0]?.facts).toContain('up to 1,914 ops stalled > 1 s (pool 2,048)');
+    // a storm's open card: its hit ops have not failed, they are stuck
+    expect(selectEvidenceCards([{ ...open, opsHit: 2213, failed: 0 }], [], { poolSize: 2048, nowMs: 8_000, stalledNow: 1549 })[0]?.facts).toContain('2,213 ops hit, 0 failed, 1,549 still stalled');
     expect(selectEvidenceCards([open], [], { poolSize: 2048, nowMs: 8_000, stalledNow: 100 })[0]?.facts).toContain('up to 1,867 ops stalled > 1 s (pool 2,048)');
     // "1 refresh request", not "1 refresh requests" (a lost ack: one retry, one refresh per op hit)
     expect(selectEvidenceCards([evidence({ opsHit: 52, retries: 10, refreshRequests: 52 })], [], { poolSize: 2048, nowMs: 8_000 })[0]?.facts).toContain('1.2 attempts and 1 refresh request per op hit');

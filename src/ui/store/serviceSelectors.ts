@@ -165,7 +165,9 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   if (e.rejected > 0) facts.push(`${formatCount(e.rejected)} arrivals turned away (pool full)`);
   const amp = amplification(e);
   if (amp !== null) facts.push(amp);
-  if (e.opsHit > 0) facts.push(`${formatCount(e.opsHit)} ops hit, ${formatCount(e.failed)} failed`);
+  // while the fault is open, stalled operations have not ended: "0 failed" alone would read as no harm
+  const stillStalled = e.settledT === null && stalledNow > 0 ? `, ${formatCount(stalledNow)} still stalled` : '';
+  if (e.opsHit > 0) facts.push(`${formatCount(e.opsHit)} ops hit, ${formatCount(e.failed)} failed${stillStalled}`);
   else if (e.failed > 0) facts.push(`${formatCount(e.failed)} ops failed`);
   // "0 failed" is not "no harm": a write applied but answered failed, or applied twice, is the caller's to resolve
   const amb = ambiguous !== null && ambiguous.count > 0 ? ambiguous : null;
