@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { secondAt } from '../../core/replay/compare';
 import type { Scenario } from '../../core/sim/scenario';
-import { captionLines, exportFileName, verdictText, type RunIdentity } from '../export/caption';
+import { captionLines, exportFileName, pairTogglesText, verdictText, type RunIdentity } from '../export/caption';
 import { downloadText } from '../export/download';
 import { ExportButtons } from '../export/ExportButtons';
 import { panelExportActions } from '../export/panelExport';
@@ -140,7 +140,15 @@ export default function CompareView({ app }: { app: AppStore }) {
   const identity: RunIdentity | null = scenario ? { ...scenarioIdentity(scenario, `${source} · A/B: ${labelA} vs ${labelB}`), client: null } : null;
   const caption = (what: string) => () =>
     identity
-      ? captionLines({ identity: { ...identity, client: st.a?.scenario.client ?? null }, what, verdict: `A: ${verdictText(st.a?.summary.invariants ?? null)} · B: ${verdictText(st.b?.summary.invariants ?? null)}`, range: { t0: 0, t1: durationMs }, cursorMs, note: `A ${labelA} vs B ${labelB}` })
+      ? captionLines({
+          identity: { ...identity, client: st.a?.scenario.client ?? null },
+          what,
+          verdict: `A: ${verdictText(st.a?.summary.invariants ?? null)} · B: ${verdictText(st.b?.summary.invariants ?? null)}`,
+          toggles: pairTogglesText(st.a?.scenario.client ?? null, st.b?.scenario.client ?? null),
+          range: { t0: 0, t1: durationMs },
+          cursorMs,
+          note: `A ${labelA} vs B ${labelB}`,
+        })
       : [];
   const run = () => identity ?? { scenario: 'compare', seed: null };
   const reportAction = {

@@ -4,7 +4,7 @@ import type { InvariantReport } from '../../core/sim/invariants';
 import { TimelineRecorder } from '../../core/replay/opStory';
 import { retriedOp } from '../store/testEvents';
 import { buildScene } from '../timeline/scene';
-import { CAPTION_LINE_H, CAPTION_PAD, captionHeight, captionLines, exportFileName, togglesText, verdictText, type RunIdentity } from './caption';
+import { CAPTION_LINE_H, CAPTION_PAD, captionHeight, captionLines, exportFileName, pairTogglesText, togglesText, verdictText, type RunIdentity } from './caption';
 import { exportSize, timelineLegend, timelineSvg } from './timelineExport';
 
 const storm = { ...DEFAULT_CLIENT_CONFIG, bugs: { ...DEFAULT_CLIENT_CONFIG.bugs, deadlineReplacesAttempts: true } };
@@ -44,6 +44,15 @@ describe('export caption', () => {
     expect(verdictText(report(3, false))).toBe('verdict: VIOLATED — attemptBudgetKept 3× VIOLATED');
     expect(verdictText(report(0, false))).toBe('verdict: all 2 invariants kept');
     expect(togglesText(DEFAULT_CLIENT_CONFIG)).toBe('bug toggles: none (the fixed client)');
+  });
+
+  it('an A/B export names each side\'s toggles instead of calling both the fixed client', () => {
+    const storm = { ...DEFAULT_CLIENT_CONFIG, bugs: { ...DEFAULT_CLIENT_CONFIG.bugs, deadlineReplacesAttempts: true } };
+    const toggles = pairTogglesText(DEFAULT_CLIENT_CONFIG, storm);
+    expect(toggles).toBe('bug toggles: A none · B ON deadlineReplacesAttempts');
+    const lines = captionLines({ identity: { ...identity, client: DEFAULT_CLIENT_CONFIG }, what: 'charts', verdict: 'verdict', range: null, cursorMs: null, toggles });
+    expect(lines).toContain(toggles);
+    expect(lines.some((l) => l.includes('the fixed client'))).toBe(false);
   });
 
   it('makes safe, descriptive file names', () => {

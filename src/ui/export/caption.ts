@@ -30,6 +30,16 @@ export function togglesText(client: ClientConfig | null): string {
   return on.length === 0 ? 'bug toggles: none (the fixed client)' : `bug toggles ON: ${on.join(', ')}`;
 }
 
+/** the bug toggles line of two runs side by side ("bug toggles: A none · B ON deadlineReplacesAttempts") */
+export function pairTogglesText(a: ClientConfig | null, b: ClientConfig | null): string {
+  const side = (c: ClientConfig | null): string => {
+    if (c === null) return 'unknown';
+    const on = BUG_TOGGLES.filter((t) => c.bugs[t]);
+    return on.length === 0 ? 'none' : `ON ${on.join(', ')}`;
+  };
+  return `bug toggles: A ${side(a)} · B ${side(b)}`;
+}
+
 /** one line on the invariant checks: ok, explained by a toggle, or violated */
 export function verdictText(report: InvariantReport | null): string {
   if (report === null || report.checks.length === 0) return 'verdict: no operations checked yet';
@@ -56,6 +66,8 @@ export interface CaptionInput {
   readonly cursorMs: number | null;
   /** extra line (e.g. lane mode, sampling) */
   readonly note?: string;
+  /** the bug toggles line, when it is not the identity's client's (two runs: {@link pairTogglesText}) */
+  readonly toggles?: string;
 }
 
 /** the caption's lines, first one the headline */
@@ -66,7 +78,7 @@ export function captionLines(c: CaptionInput): string[] {
   const lines = [
     `Zaris Churn Lab — ${c.what} · ${id.scenario} · ${seed}${cluster} · ${id.source}`,
     id.client === null ? 'client configuration: unknown (imported events)' : `client: ${selectConfigSummary(id.client)}`,
-    togglesText(id.client),
+    c.toggles ?? togglesText(id.client),
     c.verdict,
   ];
   if (c.range !== null) lines.push(rangeText(c.range.t0, c.range.t1, c.cursorMs) + (c.note ? ` · ${c.note}` : ''));
