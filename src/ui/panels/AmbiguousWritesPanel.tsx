@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { selectAuditView } from '../store/auditSelectors';
 import { useDashboard } from '../store/StoreContext';
 import { ChartFrame } from './chart/ChartFrame';
+import { useTimeCursor } from './timeCursor';
 
 const CAPTION =
   'Writes whose outcome the client could not know: applied although the caller heard of a failure, applied twice, or a Conflict caused by the write’s own earlier attempt after a lost acknowledgement (retries are at-least-once). ifMatchVersion turns a repeated write into Conflict — re-read, and finding your own value means done; ifAbsent turns it into Conflict = “already done”; an unconditional put simply lands twice.';
@@ -10,12 +11,14 @@ const CAPTION =
 export function AmbiguousWritesPanel() {
   const audit = useDashboard((s) => s.writeAudit);
   const view = useMemo(() => selectAuditView(audit), [audit]);
+  // Replay: the audit of the writes ended by the cursor, not the whole run's
+  const replay = useTimeCursor() !== null;
   return (
     <ChartFrame
       title="Ambiguous writes"
-      units="this run"
+      units={replay ? 'at the cursor' : 'this run'}
       hint={CAPTION}
-      aside={view.state === 'some' ? <span className="badge expected">{view.total} ambiguous</span> : view.state === 'none' ? <span className="badge ok">none</span> : null}
+      aside={view.state === 'some' ? <span className="badge expected">{view.total} ambiguous</span> : view.state === 'none' ? <span className="badge ok">{replay ? 'none so far' : 'none'}</span> : null}
       empty={view.state === 'unknown'}
       emptyText="No apply reports. The simulated cluster's nodes report every apply from the start; a real Redis Cluster's servers report none, so on that engine writes whose outcome the client could not know cannot be named."
     >

@@ -90,7 +90,9 @@ export function ClusterPanel() {
       <p className="panel-foot">
         {client === null && cluster?.note
           ? "No client map to compare with: an imported events file does not carry the client's map."
-          : stale === 0
+          : client === null
+            ? 'No client map yet to compare with.'
+            : stale === 0
             ? `The client's map agrees with the cluster on every ${unit}.`
             : `The client's map is stale for ${stale} ${unit}${stale === 1 ? '' : 's'} (marked): its next attempt there goes to the wrong node.`}
       </p>
