@@ -32,7 +32,7 @@ export function RefreshPanel() {
       title="Map refresh coalescing"
       units={`per s · ${caption}`}
       hint="Refresh requests ride a running refresh (coalesced) or are dropped inside the debounce window; executed refreshes should stay under the debounce ceiling (their rate is taken over at least one debounce window, so a step a fault cut short does not read one refresh as a burst)."
-      legend={[...REQUESTS, ...EXECUTED, ...CALLERS, ...(ceiling !== null ? [{ label: `debounce ceiling (1000 / ${debounceMs} ms)`, color: CEILING_COLOR }] : [])]}
+      legend={[...REQUESTS, ...EXECUTED, ...CALLERS, ...(ceiling !== null ? [{ label: `debounce ceiling (1 refresh per ${debounceMs} ms = ${formatNumber(ceiling)}/s)`, color: CEILING_COLOR }] : [])]}
       empty={empty}
       aside={
         <span className="stat">
