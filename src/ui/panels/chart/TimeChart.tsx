@@ -96,6 +96,9 @@ const secondsTick = (s: number) => `${Math.round(s)}s`;
 const numberTick = (v: number) => formatNumber(v);
 const tLabel = (t: unknown) => `t = ${Number(t).toFixed(1)} s`;
 const NO_REFS: readonly HorizontalRef[] = [];
+/** share of a lines-only chart's height below 0, so a line at 0 clears the x axis */
+const LINE_FLOOR_SHARE = 0.03;
+
 /** x tick spacings, seconds: the smallest giving ≤ 8 ticks over the domain is used */
 const TICK_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600];
 
@@ -357,7 +360,10 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
       return logTicks(lo ?? 1, dataMax(rows, series.map((s) => ({ key: s.key }))));
     }
     const t = niceTicks(Math.max(dataMax(rows, series, refs.map((r) => r.y)), yMax ?? 0));
-    return { domain: [0, t.top] as const, ticks: t.ticks };
+    // lines only: the domain begins a little below 0, so a line at 0 (affected segments served nothing) is drawn
+    // above the x axis instead of under it (areas keep 0 on the axis: their fill starts there)
+    const floor = series.every((s) => s.kind === 'line') ? -LINE_FLOOR_SHARE * t.top : 0;
+    return { domain: [floor, t.top] as const, ticks: t.ticks };
   }, [log, rows, series, refs, yMax]);
   const yDomain = useStableNumbers(y.domain) as [number, number];
   const yTicks = useStableNumbers(y.ticks);
