@@ -9,7 +9,7 @@ import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { STALL_THRESHOLD_MS } from '../core/domain/service';
 import { formatNumber } from './panels/chart/format';
-import { formatCount, formatSeconds } from './store/numberFormat';
+import { formatCount, formatLatency, formatSeconds } from './store/numberFormat';
 import { HEADLINE_WINDOW_LABEL, selectDebounceCeiling, selectHeadline, selectPoolSize, selectStaleCount, type Headline } from './store/selectors';
 import type { DashboardState } from './store/dashboardStore';
 import { useDashboard } from './store/StoreContext';
@@ -73,7 +73,7 @@ export function headlineKpis(
       caption: h.running ? `${extra.ceiling !== null ? `ceiling ${formatNumber(extra.ceiling)} · ` : ''}${rate(h.refreshRequestsPerSec)} asked · ${win}` : win,
       ...(extra.ceiling !== null && h.refreshesPerSec > extra.ceiling ? { tone: 'warn' as const } : {}),
     },
-    { label: 'p99 latency', value: h.p99Ms === null ? '—' : `${formatNumber(h.p99Ms)} ms`, caption: `ops ended · ${win}` },
+    { label: 'p99 latency', value: h.p99Ms === null ? '—' : formatLatency(h.p99Ms), caption: `ops ended · ${win}` },
     { label: 'stale segments', value: String(extra.stale), caption: "now · client's map" },
   ];
 }

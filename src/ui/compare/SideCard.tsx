@@ -4,6 +4,7 @@ import type { RunSummary } from '../../core/sim/runScenario';
 import { BUG_TOGGLES } from '../../core/client/config';
 import { BUG_HELP } from '../controls/BugToggles';
 import { formatNumber } from '../panels/chart/format';
+import { formatLatency } from '../store/numberFormat';
 import { invariantLabel } from '../store/logSelectors';
 import { SIDE_COLOR } from './SideCharts';
 
@@ -63,7 +64,7 @@ export function SideCard({ id, side, summary }: { id: 'a' | 'b'; side: Compariso
           </div>
           <div>
             <dt>p99 latency</dt>
-            <dd>{formatNumber(summary.latencyMs.p99)} ms</dd>
+            <dd>{formatLatency(summary.latencyMs.p99)}</dd>
           </div>
           <div>
             <dt>not served</dt>

@@ -36,3 +36,8 @@ export function formatCompact(v: number): string {
   if (a >= 1) return `${+v.toFixed(2)}`;
   return `${+v.toFixed(3)}`;
 }
+
+/** a latency: ms under a second, seconds from there ("19.7 ms", "3.65 s"), in the compact form (never "3.6k ms") */
+export function formatLatency(ms: number): string {
+  return Math.abs(ms) < 1000 ? `${formatCompact(ms)} ms` : `${formatCompact(ms / 1000)} s`;
+}

@@ -100,8 +100,11 @@ describe('what you are seeing', () => {
   it('follows the session: idle, healthy, fault, recovering, storm, paused', () => {
     expect(selectSessionState({ ...base, started: false, headline: headline({ running: false }) }).state).toBe('idle');
     expect(selectSessionState({ ...base, headline: headline() }).text).toMatch(/^Running healthy: 100 % of demand served \(last 1 s\)/);
-    // p99 as the tile writes it (formatCompact), not rounded to "20 ms" beside a tile reading 19.7 ms
+    // p99 as the tile writes it (formatLatency), not rounded to "20 ms" beside a tile reading 19.7 ms
     expect(selectSessionState({ ...base, headline: headline({ p99Ms: 19.74 }) }).text).toContain(', p99 19.7 ms.');
+    // from a second on, seconds: "3.65 s", as Compare's table writes it, never "3.6k ms"
+    expect(selectSessionState({ ...base, headline: headline({ p99Ms: 3_650 }) }).text).toContain(', p99 3.65 s.');
+    expect(headlineKpis(headline({ p99Ms: 1_130 }), { ceiling: 2, stale: 0, poolSize: 2048 }).find((k) => k.label === 'p99 latency')?.value).toBe('1.13 s');
     const failing = headline({ servedPerSec: 3400, failedPerSec: 1700, service: { verdict: 'degraded', share: 0.66 } });
     expect(selectSessionState({ ...base, evidence: [evidence()], headline: failing }).state).toBe('fault');
     expect(selectSessionState({ ...base, evidence: [evidence()], headline: headline() }).state).toBe('recovering');

@@ -9,7 +9,7 @@ import type { FaultAction } from '../../core/telemetry/events';
 import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import type { AmbiguousWrite, WriteAuditReport } from '../../core/sim/applyTracker';
-import { formatCompact, formatCount, formatRate, formatSeconds } from './numberFormat';
+import { formatCount, formatLatency, formatRate, formatSeconds } from './numberFormat';
 import { HEADLINE_WINDOW_LABEL, type Headline } from './summarySelectors';
 
 export const SESSION_STATES = ['idle', 'starting', 'healthy', 'fault', 'recovering', 'storm', 'paused'] as const;
@@ -121,7 +121,7 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
   return {
     state: 'healthy',
     label: 'running healthy',
-    text: `Running healthy: ${served}, ${formatRate(h.servedPerSec)} ops/s${h.p99Ms !== null ? `, p99 ${formatCompact(h.p99Ms)} ms` : ''}.${x.evidence.length === 0 ? ' Next: press Failover to crash a node.' : ''}`,
+    text: `Running healthy: ${served}, ${formatRate(h.servedPerSec)} ops/s${h.p99Ms !== null ? `, p99 ${formatLatency(h.p99Ms)}` : ''}.${x.evidence.length === 0 ? ' Next: press Failover to crash a node.' : ''}`,
   };
 }
 
