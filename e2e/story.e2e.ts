@@ -59,6 +59,8 @@ describe('the first screen', () => {
     await expect(d.bugCheckbox('deadlineReplacesAttempts').isChecked()).resolves.toBe(true);
     await d.waitForText(d.page.getByRole('status', { name: 'Scenario change' }).locator('span'), /^Loaded scenario "Scale out": kept bug toggle Deadline replaces attempts; .*charts cleared\.$/);
     await d.waitForText(d.page.locator('.app-header .toggles'), 'bug on: Deadline replaces attempts');
+    // with the storm's toggle on, step 2 says what it takes to see the fixed client
+    await d.waitForText(d.page.locator('.guide-steps li').nth(1), `Failover: the fixed client recovers (turn “${BUG_HELP.deadlineReplacesAttempts.label}” off first)`);
     await d.start();
     await tilesMatchingStore(d);
 

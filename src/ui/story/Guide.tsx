@@ -15,7 +15,11 @@ export function Guide() {
   );
   const steps: { done: boolean; text: string }[] = [
     { done: everStarted, text: 'Start' },
-    { done: faults > 0, text: 'Failover: the fixed client recovers' },
+    {
+      done: faults > 0,
+      // with the storm's toggle already on, a failover now shows the storm, not the fixed client
+      text: storm && faults === 0 ? `Failover: the fixed client recovers (turn “${BUG_HELP.deadlineReplacesAttempts.label}” off first)` : 'Failover: the fixed client recovers',
+    },
     { done: storm && stormFault, text: `“${BUG_HELP.deadlineReplacesAttempts.label}” on (left), Failover again: the storm` },
   ];
   return (
