@@ -69,6 +69,7 @@ describe('the real engine (Redis Cluster) in the dashboard', () => {
     // the header and the cluster panel name Redis's own unit, not the scenario's 64 segments
     await d.waitForText(page.locator('header .identity'), /6 nodes · 16,384 hash slots/);
     await d.waitForText(d.panel('Cluster'), /16,384 hash slots in 64 cells/);
+    await d.waitForText(d.panel('Throughput'), /Served: healthy vs affected, per hash slot/);
     const base = await d.waitForStore((s) => s.totals.lastT >= flowing.totals.lastT + 3_000, 30_000, '3 s of healthy traffic');
     expect(base.totals.opsFailed, describeState(base)).toBe(0);
 

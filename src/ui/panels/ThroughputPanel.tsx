@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { selectThroughputByOutcome, selectThroughputSplit } from '../store/selectors';
+import { useDashboard } from '../store/StoreContext';
 import { OUTCOME_STYLE, SPLIT_STYLE } from '../theme/statusColors';
 import { ChartFrame, SubChart } from './chart/ChartFrame';
 import { TimeChart, type TimeSeries } from './chart/TimeChart';
@@ -16,6 +17,8 @@ export function ThroughputPanel() {
   const byOutcome = useMemo(() => selectThroughputByOutcome(snap, plan), [snap, plan]);
   const split = useMemo(() => selectThroughputSplit(snap, plan), [snap, plan]);
   const series = useMemo(() => outcomeSeries(byOutcome.keys, 'area', 'ops'), [byOutcome.keys]);
+  // a real Redis Cluster's unit is the hash slot (16,384 of them), not the scenario's segment
+  const unit = useDashboard((s) => (s.cluster?.slots !== undefined ? 'hash slot' : 'segment'));
   return (
     <ChartFrame
       title="Throughput"
@@ -28,8 +31,8 @@ export function ThroughputPanel() {
         <SubChart title="By final outcome (stacked)" units="ops/s">
           <TimeChart rows={byOutcome.rows} series={series} domain={domain} markers={markers} unit="ops/s" />
         </SubChart>
-        <SubChart title="Served: healthy vs affected, per segment" units="ops/s per segment">
-          <TimeChart rows={split} series={SPLIT} domain={domain} markers={markers} unit="ops/s per segment" />
+        <SubChart title={`Served: healthy vs affected, per ${unit}`} units={`ops/s per ${unit}`}>
+          <TimeChart rows={split} series={SPLIT} domain={domain} markers={markers} unit={`ops/s per ${unit}`} />
         </SubChart>
       </div>
     </ChartFrame>
