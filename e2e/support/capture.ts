@@ -50,6 +50,8 @@ export async function settleFrames(page: Page): Promise<void> {
 /** a screenshot of the whole page (or the viewport) at `path`; bounded, with one fallback for a stalled full-page capture */
 export async function capturePage(page: Page, path: string, fullPage = true): Promise<string> {
   mkdirSync(dirname(path), { recursive: true });
+  // a full page is drawn from its top: scrolled, the sticky control bar would be drawn mid-page
+  if (fullPage) await withTimeout(page.evaluate(() => window.scrollTo(0, 0)), 5_000, 'scrolling to the top').catch(() => undefined);
   try {
     await page.screenshot({ path, fullPage, timeout: CAPTURE_TIMEOUT_MS });
     return path;
