@@ -24,6 +24,8 @@ export interface ClusterView {
    * 16,384 slots drawn as one cell per segment of the scenario; `cellSlots` gives a cell's range)
    */
   readonly slots?: number;
+  /** set when the view's source does not carry replica sets (an imported events file): `replicas` is empty, not "none" */
+  readonly replicasUnknown?: true;
 }
 
 /** the slots cell `i` of `cells` stands for, [first, end), when `slots` hash slots are drawn as `cells` cells */

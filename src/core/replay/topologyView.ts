@@ -117,6 +117,6 @@ export function clusterViewFromEvents(facts: TopologyFacts, t: number): RebuiltC
         break;
     }
   }
-  const view: ClusterView = { t, epoch, nodes: nodes.map((x) => ({ ...x })), owners, phases, replicas: owners.map(() => []) };
+  const view: ClusterView = { t, epoch, nodes: nodes.map((x) => ({ ...x })), owners, phases, replicas: owners.map(() => []), replicasUnknown: true };
   return { view, lacks: null, inferred: INFERRED_NOTE };
 }

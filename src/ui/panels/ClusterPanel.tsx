@@ -69,7 +69,8 @@ export function ClusterPanel() {
               </span>
             </div>
             <div className="node-stats">
-              owns <b>{n.owned}</b> · replica of <b>{n.replicaOf}</b> · client routes <b>{n.clientRouted}</b>
+              owns <b>{n.owned}</b> · replica of <b title={cluster?.replicasUnknown ? 'the source holds no replica sets' : undefined}>{cluster?.replicasUnknown ? '—' : n.replicaOf}</b> · client routes{' '}
+              <b>{n.clientRouted}</b>
             </div>
             {n.declaredDead ? <div className="node-note">declared dead by the detector</div> : null}
           </div>

@@ -79,7 +79,7 @@ export function EventLogPanel() {
       </div>
       <div className="log-view" style={{ height: VIEW_PX }} onScroll={onScroll} role="list" aria-label="events">
         <div style={{ height: rows.length * ROW_PX, position: 'relative' }}>
-          {rows.length === 0 ? <div className="empty small">No events match.</div> : null}
+          {rows.length === 0 ? <div className="empty small">{events.length === 0 ? 'No events yet.' : 'No events match the filters.'}</div> : null}
           {visible.map((le, i) => {
             const e = le.event;
             const outcome = outcomeOf(e);
