@@ -64,6 +64,10 @@ describe('time-series selectors', () => {
     expect(split.find((r) => r.t === 1)).toBeUndefined(); // drawn from the first active bucket, not the step's start
     expect(split.find((r) => r.t === 1.2)?.healthy).toBeCloseTo(100, 6);
     expect(split.find((r) => r.t === 1.5)?.healthy).toBeCloseTo(100, 6);
+    // the stacked outcomes beside it the same way
+    const { rows } = selectThroughputByOutcome(snap);
+    expect(rows.filter((r) => r.t < 1).map((r) => r.Ok)).toEqual([null, null]);
+    expect(rows.find((r) => r.t === 1.2)?.Ok).toBeCloseTo(100, 6);
     // a window that does not begin at the session's start draws every step
     expect(selectThroughputSplit({ ...snap, window: { ...snap.window, firstBucket: 1 } })[0]?.healthy).toBe(0);
   });

@@ -81,16 +81,33 @@ function sumAt(w: BucketWindow, m: Metric, offsets: readonly number[], k: number
  * cuts one short) takes its rate over the trailing `minSpanMs` ending with it instead: one
  * event in a 100 ms step is not "10 per second" against a limit that holds per 500 ms.
  */
-function rateRows<K extends string>(snap: TelemetrySnapshot, m: Metric, keys: readonly K[], index: (k: K) => number, steps: Steps, minSpanMs = 0): TimeRow[] {
+function rateRows<K extends string>(snap: TelemetrySnapshot, m: Metric, keys: readonly K[], index: (k: K) => number, steps: Steps, minSpanMs = 0, from = 0): TimeRow[] {
   const minBuckets = Math.ceil(minSpanMs / snap.bucketMs);
   const rows = stepsOf(snap.window, steps, snap.bucketMs).map((st) => {
-    const offsets = st.offsets.length >= minBuckets ? st.offsets : trailingOffsets(st.offsets[st.offsets.length - 1] as number, minBuckets);
+    const active = activeStep(snap, st, from);
+    const row: Record<string, number | null> = { t: active.t };
+    if (active.offsets.length === 0) {
+      for (const k of keys) row[k] = null;
+      return row as TimeRow;
+    }
+    const offsets = active.offsets.length >= minBuckets ? active.offsets : trailingOffsets(active.offsets[active.offsets.length - 1] as number, minBuckets);
     const secs = (offsets.length * snap.bucketMs) / 1000;
-    const row: Record<string, number> = { t: st.t };
     for (const k of keys) row[k] = sumAt(snap.window, m, offsets, index(k)) / secs;
     return row as TimeRow;
   });
   return closed(snap.window, snap.bucketMs, rows);
+}
+
+/**
+ * A step's buckets from window offset `from` on, and where it is drawn from: a step the first
+ * operation began in is a rate over its buckets from there, drawn from that bucket (not from the
+ * step's start before it); a step wholly before `from` has no buckets (no value).
+ */
+function activeStep(snap: TelemetrySnapshot, st: Step, from: number): { readonly t: number; readonly offsets: readonly number[] } {
+  if (from === 0) return st;
+  const offsets = st.offsets.filter((o) => o >= from);
+  const t = offsets.length > 0 && offsets.length < st.offsets.length ? ((snap.window.firstBucket + (offsets[0] as number)) * snap.bucketMs) / 1000 : st.t;
+  return { t, offsets };
 }
 
 /** the `n` window offsets ending with `last` (fewer at the window's start) */
@@ -123,7 +140,8 @@ export function selectTimeDomain(snap: TelemetrySnapshot): readonly [number, num
 /** operations ended per second, by final outcome (only outcomes seen in the window) */
 export function selectThroughputByOutcome(snap: TelemetrySnapshot, steps: Steps = snap.stepBuckets ?? DEFAULT_STEP_BUCKETS): { rows: TimeRow[]; keys: Outcome[] } {
   const keys = presentOutcomes(snap.window, 'opsByOutcome');
-  return { rows: rateRows(snap, 'opsByOutcome', keys, (k) => OUTCOMES.indexOf(k), steps), keys };
+  // as the served split beside it: nothing before the first operation, the step Start fell in over its active buckets
+  return { rows: rateRows(snap, 'opsByOutcome', keys, (k) => OUTCOMES.indexOf(k), steps, 0, firstActiveOffset(snap.window)), keys };
 }
 
 /**
@@ -138,8 +156,7 @@ export function selectThroughputSplit(snap: TelemetrySnapshot, steps: Steps = sn
   const w = snap.window;
   const from = firstActiveOffset(w);
   const rows = stepsOf(w, steps, snap.bucketMs).map((st) => {
-    // a step the first operation began in is a rate over its buckets from there on
-    const offsets = from > 0 ? st.offsets.filter((o) => o >= from) : st.offsets;
+    const { t, offsets } = activeStep(snap, st, from);
     const secs = (offsets.length * snap.bucketMs) / 1000;
     const last = st.offsets[st.offsets.length - 1] as number;
     const per = (k: number): number | null => {
@@ -147,8 +164,6 @@ export function selectThroughputSplit(snap: TelemetrySnapshot, steps: Steps = sn
       const segments = w.cols.segments[last * 2 + k] as number;
       return segments > 0 ? sumAt(w, 'opsBySplit', offsets, k) / secs / segments : null;
     };
-    // (drawn from that bucket, not from the step's start before it)
-    const t = offsets.length > 0 && offsets.length < st.offsets.length ? ((w.firstBucket + (offsets[0] as number)) * snap.bucketMs) / 1000 : st.t;
     return { t, healthy: per(0), affected: per(1) };
   });
   return closed(w, snap.bucketMs, rows);
