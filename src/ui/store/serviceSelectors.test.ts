@@ -201,14 +201,23 @@ describe('ambiguous writes on the fault cards', () => {
     expect(selectEvidenceCards([evidence()], [], { poolSize: 2048, nowMs: 25_000 })[0]?.facts.some((f) => f.includes('ambiguous'))).toBe(false);
   });
 
-  it('gives a lower bound where the audit counts more writes than it lists', () => {
+  it('counts exactly where the list reaches or the span runs to the end, and gives a lower bound elsewhere', () => {
+    // 55 writes known at 5.100–5.154 s; the list holds the first 50 (to 5.149 s)
     const audit = auditOf(Array.from({ length: MAX_LISTED + 5 }, (_, i) => 5_100 + i));
-    expect(ambiguousDuring(audit.ambiguous, 5_000, Infinity)).toEqual({ count: MAX_LISTED, atLeast: true, total: MAX_LISTED + 5 });
+    const total = MAX_LISTED + 5;
+    // the last fault's span runs to the end: the total less the writes known before it
+    expect(ambiguousDuring(audit.ambiguous, 5_000, Infinity)).toEqual({ count: total, atLeast: false, total });
+    expect(ambiguousDuring(audit.ambiguous, 5_120, Infinity)).toEqual({ count: total - 20, atLeast: false, total });
     // a span that ends before the list does is exact
-    expect(ambiguousDuring(audit.ambiguous, 5_000, 5_110)).toEqual({ count: 10, atLeast: false, total: MAX_LISTED + 5 });
-    // the card gives the bound with the session's total beside it
+    expect(ambiguousDuring(audit.ambiguous, 5_000, 5_110)).toEqual({ count: 10, atLeast: false, total });
+    // a span that ends past the list (a later fault at 5.152 s): the listed ones are a lower bound
+    expect(ambiguousDuring(audit.ambiguous, 5_000, 5_152)).toEqual({ count: MAX_LISTED, atLeast: true, total });
+    expect(ambiguousDuring(audit.ambiguous, 5_150, 5_160)).toEqual({ count: 0, atLeast: true, total });
+    // the only fault's card names them all; an earlier fault's card gives the bound with the session's total beside it
     expect(selectEvidenceCards([evidence({ t: 5_000 })], [], { poolSize: 2048, nowMs: 25_000 }, audit)[0]?.facts).toContain(
-      `at least ${MAX_LISTED} of the session's ${MAX_LISTED + 5} ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)`,
+      `${total} ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)`,
     );
+    const two = selectEvidenceCards([evidence({ id: 1, t: 5_000 }), evidence({ id: 2, t: 5_152 })], [], { poolSize: 2048, nowMs: 25_000 }, audit);
+    expect(two.find((c) => c.id === 1)?.facts).toContain(`at least ${MAX_LISTED} of the session's ${total} ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)`);
   });
 });

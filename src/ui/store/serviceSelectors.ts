@@ -191,7 +191,7 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   };
 }
 
-/** ambiguous writes known in a time span; `atLeast` when the audit's list ends inside it (it counts more than it lists) */
+/** ambiguous writes known in a time span; `atLeast` when only a lower bound is known (the audit counts more than it lists) */
 export interface AmbiguousCount {
   readonly count: number;
   readonly atLeast: boolean;
@@ -200,15 +200,31 @@ export interface AmbiguousCount {
 }
 
 /**
- * The ambiguous writes that became known (their operation ended) in [`from`, `to`), from the
- * audit's list. The list holds the first writes by the time they were known; past its end
- * only the total is known, so a span that runs past it gets a lower bound.
+ * The ambiguous writes that became known (their operation ended) in [`from`, `to`). The audit
+ * counts every one but lists only the first by the time they were known, so the writes known
+ * before a time `x` are known exactly where the list reaches past `x` (an unlisted write is known
+ * after the last listed one), where the list is complete, and for `x` = ∞ (the total). A span
+ * whose both ends are so gets its exact count — the last fault's span runs to ∞, so its count is
+ * the total less the writes listed before it; any other span gets the listed writes in it as a
+ * lower bound.
  */
 export function ambiguousDuring(audit: WriteAuditReport['ambiguous'], from: number, to: number): AmbiguousCount {
-  let count = 0;
-  for (const w of audit.list) if (w.t >= from && w.t < to) count++;
-  const lastListed = audit.list.length > 0 ? (audit.list[audit.list.length - 1] as AmbiguousWrite).t : -Infinity;
-  return { count, atLeast: audit.total > audit.list.length && to > lastListed, total: audit.total };
+  const list = audit.list;
+  const complete = audit.total <= list.length;
+  const lastListed = list.length > 0 ? (list[list.length - 1] as AmbiguousWrite).t : -Infinity;
+  const knownBefore = (x: number): number | null => {
+    if (x === Infinity) return audit.total;
+    if (!complete && x > lastListed) return null;
+    let n = 0;
+    for (const w of list) if (w.t < x) n++;
+    return n;
+  };
+  const a = knownBefore(from);
+  const b = knownBefore(to);
+  if (a !== null && b !== null) return { count: b - a, atLeast: false, total: audit.total };
+  let listed = 0;
+  for (const w of list) if (w.t >= from && w.t < to) listed++;
+  return { count: listed, atLeast: true, total: audit.total };
 }
 
 /**
