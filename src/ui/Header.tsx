@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { BUG_HELP } from './controls/BugToggles';
-import { selectBugsOn, selectConfigSummary, selectWorkloadSummary } from './store/selectors';
+import { keyspaceText, selectBugsOn, selectConfigSummary, selectWorkloadSummary } from './store/selectors';
 import { useDashboard } from './store/StoreContext';
 
 /** product name, session identity (scenario, seed, config, toggles) and headline figures */
@@ -19,7 +19,7 @@ export function Header() {
         <div>
           <span className="k">scenario</span> <b>{session.scenario}</b> <span className="k">seed</span> <b>{session.seed}</b> <span className="k">cluster</span>{' '}
           <b>
-            {cluster?.nodes.length ?? session.nodes} nodes · {cluster?.slots !== undefined ? `${cluster.slots.toLocaleString('en-US')} hash slots` : `${session.segments} segments`}
+            {cluster?.nodes.length ?? session.nodes} nodes · {keyspaceText(cluster, session.segments)}
           </b>
         </div>
         <div className="k">{selectConfigSummary(config)}</div>

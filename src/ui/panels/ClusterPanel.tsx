@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { selectEpochs, selectNodeCards, selectSegmentCells, selectStaleCount, type SegmentCell } from '../store/selectors';
+import { keyspaceText, keyspaceUnit, selectEpochs, selectNodeCards, selectSegmentCells, selectStaleCount, type SegmentCell } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { NODE_STATUS_STYLE, nodeColor, SEGMENT_PHASE_STYLE, type SeriesStyle } from '../theme/statusColors';
 import { cellSlots } from '../../core/cluster/views';
@@ -28,7 +28,8 @@ export function ClusterPanel() {
   const cells = useMemo(() => selectSegmentCells(cluster, client), [cluster, client]);
   const epochs = selectEpochs(cluster, client);
   const stale = selectStaleCount(cluster, client);
-  const unit = cluster?.slots !== undefined ? 'cell' : 'segment';
+  const slotCells = keyspaceUnit(cluster) === 'hash slot';
+  const unit = slotCells ? 'cell' : 'segment';
   const legend: SeriesStyle[] = [
     ...nodes.map((n) => ({ label: `owner n${n.id}`, color: nodeColor(n.id) })),
     { label: 'no owner', color: nodeColor(-1) },
@@ -40,9 +41,7 @@ export function ClusterPanel() {
     <ChartFrame
       title="Cluster"
       units={
-        cluster?.slots !== undefined
-          ? `${cluster.slots.toLocaleString('en-US')} hash slots in ${cluster.owners.length} cells, each by the master serving most of its slots`
-          : 'segments by active owner'
+        slotCells && cluster !== null ? `${keyspaceText(cluster, 0)} in ${cluster.owners.length} cells, each by the master serving most of its slots` : 'segments by active owner'
       }
       legend={legend}
       empty={cluster === null || cluster.nodes.length === 0}
@@ -76,7 +75,7 @@ export function ClusterPanel() {
           </div>
         ))}
       </div>
-      <div className="segment-grid" role="img" aria-label={`${cells.length} ${cluster?.slots !== undefined ? 'cells of hash slots' : 'segments'}, ${stale} where the client's map is stale`}>
+      <div className="segment-grid" role="img" aria-label={`${cells.length} ${slotCells ? 'cells of hash slots' : 'segments'}, ${stale} where the client's map is stale`}>
         {cells.map((c) => (
           <div
             key={c.segment}

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { selectThroughputByOutcome, selectThroughputSplit } from '../store/selectors';
+import { keyspaceUnit, selectThroughputByOutcome, selectThroughputSplit } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { OUTCOME_STYLE, SPLIT_STYLE } from '../theme/statusColors';
 import { ChartFrame, SubChart } from './chart/ChartFrame';
@@ -18,7 +18,7 @@ export function ThroughputPanel() {
   const split = useMemo(() => selectThroughputSplit(snap, plan), [snap, plan]);
   const series = useMemo(() => outcomeSeries(byOutcome.keys, 'area', 'ops'), [byOutcome.keys]);
   // a real Redis Cluster's unit is the hash slot (16,384 of them), not the scenario's segment
-  const unit = useDashboard((s) => (s.cluster?.slots !== undefined ? 'hash slot' : 'segment'));
+  const unit = useDashboard((s) => keyspaceUnit(s.cluster));
   return (
     <ChartFrame
       title="Throughput"

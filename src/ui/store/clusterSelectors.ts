@@ -89,3 +89,13 @@ export function selectFaultTargets(cluster: ClusterView | null): { up: number[];
     all: nodes.map((n) => n.id),
   };
 }
+
+/** what ownership is counted in: a real Redis Cluster's hash slots (its view carries `slots`), else the scenario's segments */
+export function keyspaceUnit(cluster: ClusterView | null): 'hash slot' | 'segment' {
+  return cluster?.slots !== undefined ? 'hash slot' : 'segment';
+}
+
+/** the keyspace as the header names it: "16,384 hash slots" on the real engine, else "64 segments" */
+export function keyspaceText(cluster: ClusterView | null, segments: number): string {
+  return cluster?.slots !== undefined ? `${cluster.slots.toLocaleString('en-US')} hash slots` : `${segments} segments`;
+}

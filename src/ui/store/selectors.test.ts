@@ -24,6 +24,8 @@ import {
   selectStaleCount,
   selectThroughputByOutcome,
   selectThroughputSplit,
+  keyspaceText,
+  keyspaceUnit,
   selectTimeDomain,
 } from './selectors';
 import { retriedOp, steadyOps } from './testEvents';
@@ -216,5 +218,14 @@ describe('log and summary selectors', () => {
   it('summarises the client configuration', () => {
     expect(selectConfigSummary(DEFAULT_CLIENT_CONFIG)).toBe('3 attempts · backoff 100 ms · deadline 1 min · wait 15 s · debounce 500 ms · attempt timeout 1 s');
     expect(selectConfigSummary({ ...DEFAULT_CLIENT_CONFIG, operationTimeoutMs: null, disableRetries: true })).toMatch(/^retries off · .* · no deadline/);
+  });
+});
+
+describe('the keyspace unit', () => {
+  it('is the hash slot on a view that carries slots (the real engine), else the scenario\'s segment', () => {
+    const view = { t: 0, epoch: 1, nodes: [], owners: [], phases: [], replicas: [] };
+    expect([keyspaceUnit(null), keyspaceText(null, 64)]).toEqual(['segment', '64 segments']);
+    expect([keyspaceUnit(view), keyspaceText(view, 64)]).toEqual(['segment', '64 segments']);
+    expect([keyspaceUnit({ ...view, slots: 16_384 }), keyspaceText({ ...view, slots: 16_384 }, 64)]).toEqual(['hash slot', '16,384 hash slots']);
   });
 });

@@ -1,13 +1,14 @@
 /** What this is and what to do, in three steps that tick off as the session goes. */
 import { useShallow } from 'zustand/react/shallow';
 import { BUG_HELP } from '../controls/BugToggles';
+import { keyspaceUnit } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 
 export function Guide() {
   const { everStarted, faults, storm, stormFault, realEngine } = useDashboard(
     useShallow((s) => ({
       everStarted: s.everStarted,
-      realEngine: s.cluster?.slots !== undefined,
+      realEngine: keyspaceUnit(s.cluster) === 'hash slot',
       faults: s.faultMarkers.filter((f) => f.action === 'failover').length,
       storm: s.clientConfig.bugs.deadlineReplacesAttempts,
       stormFault: s.snapshot.evidence.some((e) => e.action === 'failover' && e.overBudget > 0),
