@@ -99,10 +99,15 @@ function readPage(d: DashboardPage): Promise<PageRead> {
       window: { firstBucket: s.snapshot.window.firstBucket, length: s.snapshot.window.length, cols },
       markers: s.faultMarkers.map((m) => ({ t: m.t })),
     };
-  }, ['opsBySplit', 'segments', 'parked'] as const);
+  }, ['opsBySplit', 'segments', 'parked', 'opsByOutcome'] as const);
 }
 
-/** the store's window as a snapshot for the product's selectors (metrics not read are zero) */
+/**
+ * The store's window as a snapshot for the product's selectors (metrics not read are zero). It must
+ * carry every column the selectors read: the served split begins at the first bucket with an
+ * operation parked **or ended** (`parked`, `opsByOutcome`); without `opsByOutcome` a run whose first
+ * operations all ended inside one bucket put the test's first step one bucket later than the page's.
+ */
 function snapshotOf(r: PageRead): TelemetrySnapshot {
   const cols = {} as Record<Metric, Float64Array>;
   for (const m of METRICS) cols[m] = r.window.cols[m] !== undefined ? Float64Array.from(r.window.cols[m] as number[]) : new Float64Array(r.window.length * METRIC_WIDTH[m]);
