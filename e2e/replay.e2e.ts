@@ -20,6 +20,9 @@ describe('replay, compare and exports', () => {
     const p = await open('?preset=refresh-storm&view=compare');
     await p.waitCompareDone();
     expect(await p.selectedTab()).toBe('Compare');
+    // the picker names the scenario only: side A runs it with no bug toggle, so "(bug on)" beside it would mislead
+    const picked = await p.compareView.getByRole('combobox', { name: 'Scenario preset' }).evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent);
+    expect(picked).toBe('Refresh storm');
     const max = await p.compareMetric('maxAttemptsPerOp');
     expect(max.a).toBeLessThanOrEqual(3);
     expect(max.b).toBeGreaterThan(3);

@@ -83,6 +83,15 @@ describe('the preset catalogue', () => {
       expect(p.label.length).toBeGreaterThan(0);
     }
   });
+
+  it("labels say which bug toggles a preset turns on; names (Compare's picker) never do", () => {
+    for (const p of PRESETS) {
+      const bugsOn = Object.values(loadScenario(p.input, `preset ${p.id}`).client.bugs).some(Boolean);
+      expect(p.name, p.id).not.toMatch(/[()]/);
+      if (bugsOn) expect(p.label, p.id).toMatch(new RegExp(`^${p.name} \\(.+\\)$`));
+      else expect(p.label, p.id).toBe(p.name);
+    }
+  });
 });
 
 describe('every preset runs and keeps its invariants', () => {

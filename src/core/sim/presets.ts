@@ -13,19 +13,24 @@ import steady from './presets/steady.json';
 
 export interface Preset {
   readonly id: string;
+  /** the scenario's name alone (Compare: each side's bug toggles replace the preset's) */
+  readonly name: string;
+  /** the name with the bug toggles the preset turns on, where it turns any on */
   readonly label: string;
   readonly input: unknown;
 }
 
+const preset = (id: string, name: string, input: unknown, toggles?: string): Preset => ({ id, name, label: toggles === undefined ? name : `${name} (${toggles})`, input });
+
 export const PRESETS: readonly Preset[] = [
-  { id: 'steady', label: 'Steady', input: steady },
-  { id: 'failover', label: 'Failover', input: failover },
-  { id: 'scale-out', label: 'Scale out', input: scaleOut },
-  { id: 'failback', label: 'Failback', input: failback },
-  { id: 'full-churn', label: 'Full churn', input: fullChurn },
-  { id: 'refresh-storm', label: 'Refresh storm (bug on)', input: refreshStorm },
-  { id: 'herd', label: 'Thundering herd (no coalescing)', input: herd },
-  { id: 'lost-ack', label: 'Lost acknowledgement', input: lostAck },
+  preset('steady', 'Steady', steady),
+  preset('failover', 'Failover', failover),
+  preset('scale-out', 'Scale out', scaleOut),
+  preset('failback', 'Failback', failback),
+  preset('full-churn', 'Full churn', fullChurn),
+  preset('refresh-storm', 'Refresh storm', refreshStorm, 'bug on'),
+  preset('herd', 'Thundering herd', herd, 'no coalescing'),
+  preset('lost-ack', 'Lost acknowledgement', lostAck),
 ];
 
 export const PRESET_IDS = PRESETS.map((p) => p.id);

@@ -42,7 +42,7 @@ export function PairPicker({ part, scenario, pair, onChange, busy }: PairPickerP
   return (
     <div className="pair-picker">
       <div className="pp-row">
-        <PresetSelect value={preset} disabled={busy} inlineLabel="scenario from the link" onSelect={(id) => onChange({ scenario: { preset: id }, seed: undefined, client: {}, compare: undefined })} />
+        <PresetSelect value={preset} disabled={busy} namesOnly title="The scenario both runs share; each side's bug toggles below replace the ones the preset turns on" inlineLabel="scenario from the link" onSelect={(id) => onChange({ scenario: { preset: id }, seed: undefined, client: {}, compare: undefined })} />
         <SeedInput seed={scenario?.seed ?? null} disabled={busy} onSeed={(n) => onChange({ seed: n })} />
         <label className="preset">
           compare

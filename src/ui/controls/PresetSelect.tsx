@@ -9,9 +9,11 @@ export interface PresetSelectProps {
   readonly inlineLabel: string;
   readonly disabled?: boolean;
   readonly title?: string;
+  /** names only, without the bug toggles a preset turns on (Compare: the sides' toggles replace them) */
+  readonly namesOnly?: boolean;
 }
 
-export function PresetSelect({ value, onSelect, inlineLabel, disabled = false, title }: PresetSelectProps) {
+export function PresetSelect({ value, onSelect, inlineLabel, disabled = false, title, namesOnly = false }: PresetSelectProps) {
   return (
     <label className="preset">
       scenario
@@ -19,7 +21,7 @@ export function PresetSelect({ value, onSelect, inlineLabel, disabled = false, t
         {value === '' ? <option value="">{inlineLabel}</option> : null}
         {PRESETS.map((p) => (
           <option key={p.id} value={p.id}>
-            {p.label}
+            {namesOnly ? p.name : p.label}
           </option>
         ))}
       </select>
