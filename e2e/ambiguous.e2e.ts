@@ -33,4 +33,27 @@ describe('ambiguous writes on the live playground', () => {
       await d.screenshot(`f-lost-ack-ambiguous-${width}`);
     }
   });
+
+  it('a fault card counts its own span exactly, past the 50 writes the audit lists: the client worker notes the writes known before each fault', async () => {
+    const d = await lab.open();
+    await d.start();
+    const first = await d.fault('lostAck', 0);
+    const t1 = first.faultMarkers.at(-1)?.t as number;
+    await d.waitForStore((s) => (s.writeAudit?.total ?? 0) > 80, 30_000, 'more ambiguous writes than the audit lists');
+    const second = await d.failover(1);
+    const t2 = second.faultMarkers.at(-1)?.t as number;
+    const marked = await d.waitForStore((s) => (s.writeAudit?.knownBefore.length ?? 0) >= 2, 30_000, 'both faults noted by the audit');
+    const marks = marked.writeAudit?.knownBefore ?? [];
+    // the marks sit at the faults' own times (the fault events'), so the cards' spans meet them exactly
+    expect(marks.map((m) => m.t)).toEqual([t1, t2]);
+    expect(marks.every((m) => m.exact)).toBe(true);
+    const inFirstSpan = (marks[1]?.count ?? 0) - (marks[0]?.count ?? 0);
+    console.info(`[ambiguous] lost ack at ${t1.toFixed(0)} ms, failover at ${t2.toFixed(0)} ms: ${inFirstSpan} ambiguous writes between them, ${marked.writeAudit?.total} in the session`);
+    expect(inFirstSpan, 'more than the list holds, so only the mark makes it exact').toBeGreaterThan(50);
+    // the lost-ack card (the older one, listed second) says that count, with no "at least"
+    const lostAckCard = d.evidenceCards().filter({ hasText: /lost acknowledgements/ });
+    await d.waitForText(lostAckCard, new RegExp(`(?<![\\d,])${inFirstSpan.toLocaleString('en-US')} ambiguous writes: applied`));
+    for (const text of await d.evidenceCards().allInnerTexts()) expect(text).not.toMatch(/at least \d+ of the session/);
+    await d.screenshot('f-two-fault-cards');
+  });
 });

@@ -108,6 +108,10 @@ const api = {
     s.workload?.stop();
     s.workload = null;
   },
+  /** a fault took effect at `t` (session ms, the control worker's clock): the audit notes the writes known before it */
+  markFault(t: number): void {
+    session?.audit.mark(t);
+  },
   configure(config: ClientConfig): void {
     session?.client.configure(config);
   },
@@ -143,9 +147,9 @@ function publishView(force: boolean): void {
 function publishAudit(): void {
   const s = session;
   if (s === null) return;
-  const report = s.audit.report();
+  const report = s.audit.view();
   const a = report.ambiguous;
-  const counts = [a.audited, a.total, report.duplicateApplies, a.casOwnWriteFound, a.casIncrementedAgain, a.lateAppliesUnmatched, a.list.length].join();
+  const counts = [a.audited, a.total, report.duplicateApplies, a.casOwnWriteFound, a.casIncrementedAgain, a.lateAppliesUnmatched, a.list.length, s.audit.markCount].join();
   if (counts === s.auditSent) return;
   s.auditSent = counts;
   s.telemetry.postMessage({ kind: 'writeAudit', audit: report } satisfies TelemetryMessage);

@@ -53,8 +53,9 @@ const api = {
     s.live.nodeLinked(id);
   },
   /** carries out a fault (the bridge has already killed / started workers where needed) */
-  fault(cmd: FaultCommand): void {
-    session?.live.fault(cmd);
+  /** applies `cmd`; the time it took effect (null: no session) */
+  fault(cmd: FaultCommand): number | null {
+    return session?.live.fault(cmd) ?? null;
   },
   /** key → version the cluster holds now (for the final-state check of acknowledged writes) */
   clusterVersions(): Promise<Map<string, number>> {

@@ -46,7 +46,14 @@ export interface StoreState {
   } | null;
   readonly client: { readonly epoch: number } | null;
   /** the ambiguous-write audit the panel shows (null: no report) */
-  readonly writeAudit: { readonly audited: number; readonly total: number; readonly byCase: Readonly<Record<string, number>>; readonly ops: readonly number[] } | null;
+  readonly writeAudit: {
+    readonly audited: number;
+    readonly total: number;
+    readonly byCase: Readonly<Record<string, number>>;
+    readonly ops: readonly number[];
+    /** the writes known before each fault, as the client worker's audit noted them */
+    readonly knownBefore: readonly { readonly t: number; readonly count: number; readonly exact: boolean }[];
+  } | null;
   /** the published snapshot's bucket window (60 s of 100 ms buckets), probed metrics only */
   readonly window: { readonly firstBucket: number; readonly length: number; readonly cols: Readonly<Record<ProbedMetric, readonly number[]>> };
   /** page time (performance.now) when the state was read */
@@ -66,7 +73,7 @@ export async function readStore(page: Page): Promise<StoreState> {
       formErrors: unknown; clientConfig: unknown; workload: unknown; faultMarkers: unknown;
       cluster: { epoch: number; nodes: { id: number; status: string; declaredDead: boolean }[]; phases: string[] } | null;
       client: { epoch: number } | null;
-      writeAudit: { ambiguous: { audited: number; total: number; byCase: Record<string, number>; list: { op: number }[] } } | null;
+      writeAudit: { ambiguous: { audited: number; total: number; byCase: Record<string, number>; list: { op: number }[] }; knownBefore?: { t: number; count: number; exact: boolean }[] } | null;
       snapshot: {
         version: number; totals: unknown; parkedNow: unknown; stalledNow: number; evidence: unknown; invariants: unknown; affectedSegments: unknown;
         window: { firstBucket: number; length: number; cols: Record<string, Float64Array> };
@@ -94,7 +101,7 @@ export async function readStore(page: Page): Promise<StoreState> {
       affectedSegments: s.snapshot.affectedSegments,
       cluster: s.cluster === null ? null : { epoch: s.cluster.epoch, nodes: s.cluster.nodes.map((n) => ({ id: n.id, status: n.status, declaredDead: n.declaredDead })), phaseCounts },
       client: s.client === null ? null : { epoch: s.client.epoch },
-      writeAudit: s.writeAudit === null ? null : { audited: s.writeAudit.ambiguous.audited, total: s.writeAudit.ambiguous.total, byCase: s.writeAudit.ambiguous.byCase, ops: s.writeAudit.ambiguous.list.map((w) => w.op) },
+      writeAudit: s.writeAudit === null ? null : { audited: s.writeAudit.ambiguous.audited, total: s.writeAudit.ambiguous.total, byCase: s.writeAudit.ambiguous.byCase, ops: s.writeAudit.ambiguous.list.map((w) => w.op), knownBefore: s.writeAudit.knownBefore ?? [] },
       window: { firstBucket: s.snapshot.window.firstBucket, length: s.snapshot.window.length, cols },
       readAtMs: performance.now(),
     };

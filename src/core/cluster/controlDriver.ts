@@ -35,9 +35,12 @@ export class ControlDriver {
     this.flush();
   }
 
-  apply(f: FaultCommand): void {
-    this.core.apply(f, this.scheduler.now());
+  /** applies fault `f` now; returns the time it took effect (its `fault` event's) */
+  apply(f: FaultCommand): number {
+    const now = this.scheduler.now();
+    this.core.apply(f, now);
     this.flush();
+    return now;
   }
 
   check(): void {

@@ -74,9 +74,10 @@ export class ViewTimeline implements RunViews {
     if (engine.applies !== null) {
       const prev = this.audits[this.audits.length - 1];
       const prevT = this.auditTimes[this.auditTimes.length - 1] ?? -Infinity;
-      const a = engine.applies.report();
+      const a = engine.applies.view();
       const changed =
         prev === undefined ||
+        prev.knownBefore?.length !== a.knownBefore?.length ||
         prev.duplicateOps !== a.duplicateOps ||
         prev.ambiguous.total !== a.ambiguous.total ||
         prev.ambiguous.casOwnWriteFound !== a.ambiguous.casOwnWriteFound ||

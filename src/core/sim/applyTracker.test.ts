@@ -145,6 +145,56 @@ function lostAck(client: Record<string, unknown>, mix: Record<string, number>) {
   return { ...runScenario(scenario, { sinks: [rec] }), rec };
 }
 
+describe('ambiguous writes known before each fault (the cards\' spans)', () => {
+  const at = <E extends OpStartEvent | OpEndEvent>(t: number, e: E): E => ({ ...e, t });
+  const timeout = { error: 'Timeout' as const };
+
+  it('a fault event marks the writes known before it; a write that ended at the fault\'s time counts after it', () => {
+    const a = new ApplyTracker();
+    const ambiguousAt = (op: number, t: number) => {
+      a.opStart(at(t - 5, start(op)));
+      a.onApply(op);
+      a.opEnd(at(t, end(op, timeout)));
+    };
+    ambiguousAt(1, 100);
+    ambiguousAt(2, 200);
+    a.emit({ t: 200, type: 'fault', action: 'failover', node: 1, segments: [] });
+    ambiguousAt(3, 300);
+    expect(a.view().knownBefore).toEqual([{ t: 200, count: 1, exact: true }]);
+    // not in the run summary
+    expect(a.report().knownBefore).toBeUndefined();
+  });
+
+  it('a mark set late (the live client hears of the fault after it) leaves out the writes since that ended at or after its time; a late apply adds one that ended before', () => {
+    const a = new ApplyTracker();
+    a.opStart(at(40, start(1)));
+    a.onApply(1);
+    a.opEnd(at(90, end(1, timeout))); // ended before the fault, found now
+    a.opStart(at(100, start(2)));
+    a.opEnd(at(150, end(2, timeout))); // not applied yet: unambiguous so far
+    a.opStart(at(160, start(3)));
+    a.onApply(3);
+    a.opEnd(at(210, end(3, timeout))); // ended after the fault's time, found before the mark arrived
+    a.mark(200);
+    expect(a.view().knownBefore).toEqual([{ t: 200, count: 1, exact: true }]);
+    a.onApply(2); // the write that ended at 150 landed late: known before the fault
+    expect(a.view().knownBefore).toEqual([{ t: 200, count: 2, exact: true }]);
+  });
+
+  it('is a lower bound, said so, when more writes were found since the time than the ring of the latest holds', () => {
+    const a = new ApplyTracker();
+    for (let op = 1; op <= 1_100; op++) {
+      a.opStart(at(op, start(op)));
+      a.onApply(op);
+      a.opEnd(at(1_000 + op, end(op, timeout)));
+    }
+    a.mark(500); // every write ended after 500, but the oldest found fell out of the ring
+    expect(a.view().knownBefore?.[0]?.exact).toBe(false);
+    a.mark(2_050); // the writes that ended at or after 2,050 are all still in the ring
+    expect(a.view().knownBefore?.[1]).toEqual({ t: 2_050, count: 1_049, exact: true });
+  });
+});
+
 describe('the audit on runs with lost acknowledgements', () => {
   it('one attempt per op: writes that landed although the caller got Timeout are listed, and the event log agrees', () => {
     const { summary, rec } = lostAck({ maxAttempts: 1 }, { get: 0.2, put: 0.8 });

@@ -67,10 +67,25 @@ export interface WriteAuditReport {
     /** the first ambiguous writes, by the time they were known */
     readonly list: readonly AmbiguousWrite[];
   };
+  /**
+   * The dashboard's view only (not in the run summary): how many ambiguous writes were known
+   * before each marked time — every fault's — so a fault card counts the writes of its span
+   * exactly although the list stops at {@link MAX_LISTED}.
+   */
+  readonly knownBefore?: readonly KnownBefore[];
+}
+
+/** the ambiguous writes whose operation ended before `t` (`exact`: false when the count is a lower bound) */
+export interface KnownBefore {
+  readonly t: number;
+  readonly count: number;
+  readonly exact: boolean;
 }
 
 /** at most this many ambiguous writes are listed (all are counted) */
 export const MAX_LISTED = 50;
+/** the op-end times of the latest ambiguous writes kept, for a mark set a little after its time (the live client hears of a fault late) */
+const RECENT_KNOWN = 1024;
 /** recently ended writes kept for late applies */
 const ENDED_WINDOW = 4096;
 const MAX_EXAMPLES = 20;
@@ -197,6 +212,12 @@ export class ApplyTracker implements OpEventSink {
   private lateAppliesUnmatched = 0;
   private audited = 0;
   private readonly list: AmbiguousWrite[] = [];
+  /** ring of the op-end times of the latest writes found ambiguous, in the order found */
+  private readonly recentT = new Float64Array(RECENT_KNOWN);
+  private found = 0;
+  /** the latest op-end time that fell out of the ring */
+  private evictedMaxT = -Infinity;
+  private readonly marks: { t: number; count: number; exact: boolean }[] = [];
 
   constructor() {
     this.writes.grow(this.inFlight.capacity);
@@ -225,6 +246,35 @@ export class ApplyTracker implements OpEventSink {
   emit(e: ZarisEvent): void {
     if (e.type === 'op.start') this.opStart(e);
     else if (e.type === 'op.end') this.opEnd(e);
+    else if (e.type === 'fault') this.mark(e.t);
+  }
+
+  /**
+   * Notes how many ambiguous writes are known before `t` (a fault's time; a stream's fault
+   * events call this). May come a little after `t`, as in the live client worker: the writes
+   * found since whose operation ended at or after `t` are not counted, and are known exactly
+   * while they are still in the ring of the latest ones. Writes found later that ended before
+   * `t` (a late apply) are added as they are found.
+   */
+  mark(t: number): void {
+    let after = 0;
+    const n = Math.min(this.found, RECENT_KNOWN);
+    for (let k = 0; k < n; k++) if ((this.recentT[k] as number) >= t) after++;
+    this.marks.push({ t, count: this.totalAmbiguous() - after, exact: this.evictedMaxT < t });
+  }
+
+  /** {@link report} and the marks: what the dashboard shows */
+  view(): WriteAuditReport {
+    return { ...this.report(), knownBefore: this.marks.map((m) => ({ ...m })) };
+  }
+
+  /** marks set so far (a view is stale when this changed) */
+  get markCount(): number {
+    return this.marks.length;
+  }
+
+  private totalAmbiguous(): number {
+    return this.byCase.appliedReportedFailed + this.byCase.appliedTwice + this.byCase.ownConflict;
   }
 
   opStart(e: OpStartEvent): void {
@@ -276,7 +326,7 @@ export class ApplyTracker implements OpEventSink {
       examples: [...this.examples],
       ambiguous: {
         audited: this.audited,
-        total: this.byCase.appliedReportedFailed + this.byCase.appliedTwice + this.byCase.ownConflict,
+        total: this.totalAmbiguous(),
         byCase: { ...this.byCase },
         byGuard: { ...this.byGuard },
         casOwnWriteFound: this.casOwnWriteFound,
@@ -285,6 +335,15 @@ export class ApplyTracker implements OpEventSink {
         list: [...this.list],
       },
     };
+  }
+
+  /** a write ended at `t` was just found ambiguous: the ring of the latest, and every mark after `t` */
+  private noteFound(t: number): void {
+    const k = this.found % RECENT_KNOWN;
+    if (this.found >= RECENT_KNOWN) this.evictedMaxT = Math.max(this.evictedMaxT, this.recentT[k] as number);
+    this.recentT[k] = t;
+    this.found++;
+    for (const m of this.marks) if (m.t > t) m.count++;
   }
 
   private countDuplicate(op: number, extra: number): void {
@@ -311,6 +370,7 @@ export class ApplyTracker implements OpEventSink {
     const guard = GUARDS[code & 3] as WriteGuard;
     this.byCase[c]++;
     this.byGuard[guard]++;
+    this.noteFound(w.t[i] as number);
     if (this.list.length < MAX_LISTED) {
       w.listed[i] = this.list.length;
       this.list.push({

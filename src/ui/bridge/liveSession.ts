@@ -167,13 +167,19 @@ export class LiveSession implements PlaygroundControls {
         const id = cmd.node ?? (await this.firstDeadNode());
         if (id === undefined) break;
         if (!this.nodes.has(id)) await this.spawnNode(id);
-        await this.control.fault({ ...cmd, node: id });
+        await this.applyFault({ ...cmd, node: id });
         return;
       }
       default:
         break;
     }
-    await this.control.fault(cmd);
+    await this.applyFault(cmd);
+  }
+
+  /** the control plane applies `cmd`; the client's write audit then notes the ambiguous writes known before it (a fault card's span) */
+  private async applyFault(cmd: FaultCommand): Promise<void> {
+    const t = await this.control.fault(cmd);
+    if (t !== null) await this.client.markFault(t);
   }
 
   private async firstDeadNode(): Promise<number | undefined> {

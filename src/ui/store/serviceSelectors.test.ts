@@ -10,9 +10,10 @@ import { headlineKpis, tilePercent } from '../KpiStrip';
 import { createDashboardStore } from './dashboardStore';
 import { ambiguousDuring, selectEvidenceCards, selectHeadline, selectNothingToDraw, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
 import { steadyOps } from './testEvents';
-import { ApplyTracker, MAX_LISTED } from '../../core/sim/applyTracker';
+import { ApplyTracker, classifyWrite, MAX_LISTED } from '../../core/sim/applyTracker';
 import { newOpEnd, newOpStart } from '../../core/telemetry/events';
-import { TransportErrorCode } from '../../core/domain/status';
+import { KvStatus, TransportErrorCode } from '../../core/domain/status';
+import { Rng } from '../../core/rng';
 
 function storeWith(events: ZarisEvent[]) {
   const store = createDashboardStore();
@@ -206,18 +207,72 @@ describe('ambiguous writes on the fault cards', () => {
     const audit = auditOf(Array.from({ length: MAX_LISTED + 5 }, (_, i) => 5_100 + i));
     const total = MAX_LISTED + 5;
     // the last fault's span runs to the end: the total less the writes known before it
-    expect(ambiguousDuring(audit.ambiguous, 5_000, Infinity)).toEqual({ count: total, atLeast: false, total });
-    expect(ambiguousDuring(audit.ambiguous, 5_120, Infinity)).toEqual({ count: total - 20, atLeast: false, total });
+    expect(ambiguousDuring(audit, 5_000, Infinity)).toEqual({ count: total, atLeast: false, total });
+    expect(ambiguousDuring(audit, 5_120, Infinity)).toEqual({ count: total - 20, atLeast: false, total });
     // a span that ends before the list does is exact
-    expect(ambiguousDuring(audit.ambiguous, 5_000, 5_110)).toEqual({ count: 10, atLeast: false, total });
+    expect(ambiguousDuring(audit, 5_000, 5_110)).toEqual({ count: 10, atLeast: false, total });
     // a span that ends past the list (a later fault at 5.152 s): the listed ones are a lower bound
-    expect(ambiguousDuring(audit.ambiguous, 5_000, 5_152)).toEqual({ count: MAX_LISTED, atLeast: true, total });
-    expect(ambiguousDuring(audit.ambiguous, 5_150, 5_160)).toEqual({ count: 0, atLeast: true, total });
+    expect(ambiguousDuring(audit, 5_000, 5_152)).toEqual({ count: MAX_LISTED, atLeast: true, total });
+    expect(ambiguousDuring(audit, 5_150, 5_160)).toEqual({ count: 0, atLeast: true, total });
     // the only fault's card names them all; an earlier fault's card gives the bound with the session's total beside it
     expect(selectEvidenceCards([evidence({ t: 5_000 })], [], { poolSize: 2048, nowMs: 25_000 }, audit)[0]?.facts).toContain(
       `${total} ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)`,
     );
     const two = selectEvidenceCards([evidence({ id: 1, t: 5_000 }), evidence({ id: 2, t: 5_152 })], [], { poolSize: 2048, nowMs: 25_000 }, audit);
     expect(two.find((c) => c.id === 1)?.facts).toContain(`at least ${MAX_LISTED} of the session's ${total} ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)`);
+  });
+});
+
+describe('fault cards on random audit streams', () => {
+  it('every card\'s count is exact and equals a count over all writes, on random streams with late applies and marks', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const rng = Rng.seeded(seed);
+      const a = new ApplyTracker();
+      const endT = new Map<number, number>();
+      const applies = new Map<number, number>();
+      const outcome = new Map<number, 'Ok' | 'Timeout'>();
+      const open: number[] = [];
+      const faults: number[] = [];
+      let next = 1;
+      for (let t = 0; t < 2_000; t++) {
+        const r = rng.next();
+        if (r < 0.45) {
+          const op = next++;
+          a.opStart({ ...newOpStart(), t, op, kind: 'put', key: `k${op}` });
+          open.push(op);
+          applies.set(op, 0);
+        } else if (r < 0.7 && open.length > 0) {
+          const op = open.splice(rng.int(0, open.length - 1), 1)[0] as number;
+          const o = rng.next() < 0.5 ? 'Ok' : 'Timeout';
+          a.opEnd({ ...newOpEnd(), t, op, ...(o === 'Ok' ? { status: KvStatus.Ok } : { status: undefined, error: TransportErrorCode.Timeout }), attempts: 2, latencyMs: 5, reason: o === 'Ok' ? 'success' : 'attemptsExhausted' });
+          endT.set(op, t);
+          outcome.set(op, o);
+        } else if (r < 0.97 && next > 1) {
+          // an apply: in flight, or late (its op ended)
+          const op = rng.int(Math.max(1, next - 60), next - 1);
+          a.onApply(op);
+          applies.set(op, (applies.get(op) ?? 0) + 1);
+        } else if (rng.next() < 0.5) {
+          a.emit({ t, type: 'fault', action: 'failover', node: 1, segments: [] });
+          faults.push(t);
+        } else if (t > 20) {
+          // a fault heard of late, as the live client worker does
+          const ft = t - rng.int(1, 20);
+          if (ft > (faults[faults.length - 1] ?? -1)) {
+            a.mark(ft);
+            faults.push(ft);
+          }
+        }
+      }
+      const ambiguous = [...endT].filter(([op]) => classifyWrite(applies.get(op) ?? 0, outcome.get(op) === 'Ok' ? KvStatus.Ok : TransportErrorCode.Timeout) !== null).map(([, t]) => t);
+      const view = a.view();
+      expect(view.ambiguous.total, `seed ${seed}`).toBe(ambiguous.length);
+      expect(view.ambiguous.total, `seed ${seed}: the list is capped, so the marks do the work`).toBeGreaterThan(MAX_LISTED);
+      faults.forEach((f, i) => {
+        const to = faults[i + 1] ?? Infinity;
+        const truth = ambiguous.filter((t) => t >= f && t < to).length;
+        expect(ambiguousDuring(view, f, to), `seed ${seed}, fault at ${f}`).toEqual({ count: truth, atLeast: false, total: ambiguous.length });
+      });
+    }
   });
 });

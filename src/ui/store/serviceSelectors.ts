@@ -201,19 +201,22 @@ export interface AmbiguousCount {
 
 /**
  * The ambiguous writes that became known (their operation ended) in [`from`, `to`). The audit
- * counts every one but lists only the first by the time they were known, so the writes known
- * before a time `x` are known exactly where the list reaches past `x` (an unlisted write is known
- * after the last listed one), where the list is complete, and for `x` = ∞ (the total). A span
- * whose both ends are so gets its exact count — the last fault's span runs to ∞, so its count is
- * the total less the writes listed before it; any other span gets the listed writes in it as a
- * lower bound.
+ * counts every one but lists only the first by the time they were known; it also notes, at every
+ * fault, how many were known before it (`knownBefore`). So the writes known before a time `x` are
+ * known exactly at a fault's time, where the list reaches past `x` (an unlisted write is known
+ * after the last listed one), where the list is complete, and for `x` = ∞ (the total). A fault
+ * card's span runs from its fault to the next one (or ∞), so it gets its exact count; a span
+ * with an end known neither way gets the listed writes in it as a lower bound.
  */
-export function ambiguousDuring(audit: WriteAuditReport['ambiguous'], from: number, to: number): AmbiguousCount {
-  const list = audit.list;
-  const complete = audit.total <= list.length;
+export function ambiguousDuring(audit: WriteAuditReport, from: number, to: number): AmbiguousCount {
+  const a0 = audit.ambiguous;
+  const list = a0.list;
+  const complete = a0.total <= list.length;
   const lastListed = list.length > 0 ? (list[list.length - 1] as AmbiguousWrite).t : -Infinity;
   const knownBefore = (x: number): number | null => {
-    if (x === Infinity) return audit.total;
+    if (x === Infinity) return a0.total;
+    const mark = audit.knownBefore?.find((m) => m.t === x && m.exact);
+    if (mark !== undefined) return mark.count;
     if (!complete && x > lastListed) return null;
     let n = 0;
     for (const w of list) if (w.t < x) n++;
@@ -221,10 +224,10 @@ export function ambiguousDuring(audit: WriteAuditReport['ambiguous'], from: numb
   };
   const a = knownBefore(from);
   const b = knownBefore(to);
-  if (a !== null && b !== null) return { count: b - a, atLeast: false, total: audit.total };
+  if (a !== null && b !== null) return { count: b - a, atLeast: false, total: a0.total };
   let listed = 0;
   for (const w of list) if (w.t >= from && w.t < to) listed++;
-  return { count: listed, atLeast: true, total: audit.total };
+  return { count: listed, atLeast: true, total: a0.total };
 }
 
 /**
@@ -236,6 +239,6 @@ export function selectEvidenceCards(evidence: readonly FaultEvidence[], dismisse
   const nextFaultAfter = (t: number): number => evidence.reduce((m, o) => (o.t > t && o.t < m ? o.t : m), Infinity);
   return evidence
     .filter((e) => !gone.has(e.id))
-    .map((e) => selectEvidenceCard(e, ctx, audit === null ? null : ambiguousDuring(audit.ambiguous, e.t, nextFaultAfter(e.t))))
+    .map((e) => selectEvidenceCard(e, ctx, audit === null ? null : ambiguousDuring(audit, e.t, nextFaultAfter(e.t))))
     .reverse();
 }

@@ -183,11 +183,12 @@ export class LiveControl {
   }
 
   /** carries out a fault (the bridge has already killed / started workers where needed) */
-  fault(cmd: FaultCommand): void {
+  /** applies `cmd`; returns the time it took effect (its `fault` event's) */
+  fault(cmd: FaultCommand): number {
     const node = cmd.node;
     if (cmd.action === 'failover' && node !== undefined) this.nodeUnlinked(node);
     const before = node === undefined ? undefined : this.state.nodes[node]?.status;
-    this.control.apply(cmd);
+    const t = this.control.apply(cmd);
     if (node !== undefined) {
       const n = this.state.nodes[node];
       // the worker mirrors the control plane's verdict: hung only if this hang took effect,
@@ -199,6 +200,7 @@ export class LiveControl {
       if (cmd.action === 'resume' && before === 'hung') this.send(node, { kind: 'hang', on: false });
     }
     this.publish(true);
+    return t;
   }
 
   /**
