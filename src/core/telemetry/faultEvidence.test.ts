@@ -33,3 +33,18 @@ describe('fault evidence: the healthy baseline', () => {
     expect(ev.list()[0]?.healthyLostMs).toBeGreaterThanOrEqual(2_000);
   });
 });
+
+describe('fault evidence: one record per fault', () => {
+  it('the next fault closes the open record and says when; a quiet client settles it instead', () => {
+    const ev = new FaultEvidenceTracker();
+    serve(ev, 0, 2_000, 10);
+    ev.fault(2_000, 'lostAck', 0, 22);
+    ev.attemptEnd(2_100, 1, false);
+    ev.fault(2_900, 'failover', 1, 21);
+    const [lostAck, failover] = ev.list();
+    expect(lostAck).toMatchObject({ t: 2_000, settledT: null, supersededT: 2_900 });
+    expect(failover).toMatchObject({ t: 2_900, settledT: null, supersededT: null });
+    serve(ev, 2_900, 7_000, 10);
+    expect(ev.list()[1]).toMatchObject({ settledT: 2_900, supersededT: null });
+  });
+});

@@ -35,6 +35,8 @@ export interface FaultEvidence {
   readonly segments: number;
   /** when it settled (ms), or null while the fault's effects last */
   readonly settledT: number | null;
+  /** when the next fault closed the record before it settled (ms), or null: from then on the next fault's card counts */
+  readonly supersededT: number | null;
   /** newest event time folded into it, ms */
   readonly lastT: number;
   /** operations with an attempt that got no real answer (the ones the fault hit) */
@@ -155,10 +157,11 @@ export class FaultEvidenceTracker {
     this.at(t);
     if (this.open !== null) {
       this.open.settledT = null;
+      this.open.supersededT = t;
       this.finish();
     }
     this.open = {
-      id: this.nextId++, action, node, t, segments, settledT: null, lastT: t, opsHit: 0, retries: 0, refreshRequests: 0, overBudget: 0,
+      id: this.nextId++, action, node, t, segments, settledT: null, supersededT: null, lastT: t, opsHit: 0, retries: 0, refreshRequests: 0, overBudget: 0,
       failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 0, healthyBaselinePerSec: scaled(this.baseline(), healthyShare), healthyLostMs: 0,
     };
     this.lastTrouble = t;

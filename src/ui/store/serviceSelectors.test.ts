@@ -23,7 +23,7 @@ function storeWith(events: ZarisEvent[]) {
 }
 
 const evidence = (over: Partial<FaultEvidence> = {}): FaultEvidence => ({
-  id: 1, action: 'failover', node: 1, t: 5_000, segments: 22, settledT: null, lastT: 7_000, opsHit: 100, retries: 900, refreshRequests: 800, overBudget: 0,
+  id: 1, action: 'failover', node: 1, t: 5_000, segments: 22, settledT: null, supersededT: null, lastT: 7_000, opsHit: 100, retries: 900, refreshRequests: 800, overBudget: 0,
   failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 10, healthyBaselinePerSec: 4000, healthyLostMs: 0, ...over,
 });
 const headline = (over: Partial<Headline> = {}): Headline => ({
@@ -160,6 +160,19 @@ describe('what you are seeing', () => {
     expect(selectEvidenceCards([evidence({ opsHit: 52, retries: 10, refreshRequests: 52 })], [], { poolSize: 2048, nowMs: 8_000 })[0]?.facts).toContain('1.2 attempts and 1 refresh request per op hit');
     const settled = evidence({ stalledPeak: 40, settledT: 9_000 });
     expect(selectEvidenceCards([settled], [], { poolSize: 2048, nowMs: 12_000, stalledNow: 300 })[0]?.facts).toContain('up to 40 ops stalled > 1 s (pool 2,048)');
+  });
+
+  it('a card the next fault closed keeps what it saw until then: the live stalled gauge is the newer fault\'s', () => {
+    // a lost ack at 5 s, a failover at 6.9 s that stalls 242 operations
+    const lostAck = evidence({ id: 1, action: 'lostAck', node: 0, stalledPeak: 3, opsHit: 381, supersededT: 6_900 });
+    const failover = evidence({ id: 2, t: 6_900, stalledPeak: 200, opsHit: 563, failed: 26 });
+    const [newer, older] = selectEvidenceCards([lostAck, failover], [], { poolSize: 2048, nowMs: 7_300, stalledNow: 242 });
+    expect(newer?.facts).toContain('up to 242 ops stalled > 1 s (pool 2,048)');
+    expect(newer?.facts).toContain('563 ops hit, 26 failed, 242 still stalled');
+    expect(newer?.status).toBe('ongoing · 0.4 s');
+    expect(older?.facts).toContain('up to 3 ops stalled > 1 s (pool 2,048)');
+    expect(older?.facts).toContain('381 ops hit, 0 failed');
+    expect(older?.status).toBe('until the next fault · 1.9 s');
   });
 });
 

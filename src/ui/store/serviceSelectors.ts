@@ -158,7 +158,9 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   const facts: string[] = [];
   // the recorded peak samples each bucket once it is complete (the same for any batch cut), so while the
   // fault is open it can trail the live gauge by one bucket: "up to" never reads below the tile beside it
-  const stalledPeak = e.settledT === null ? Math.max(e.stalledPeak, stalledNow) : e.stalledPeak;
+  // only the open record reads the live gauges: a record the next fault closed keeps what it saw until then
+  const open = e.settledT === null && e.supersededT === null;
+  const stalledPeak = open ? Math.max(e.stalledPeak, stalledNow) : e.stalledPeak;
   if (e.overBudget > 0) facts.push(`attempt budget exceeded by ${formatCount(e.overBudget)} ops`);
   if (e.healthyLostMs > 0 && e.healthyBaselinePerSec !== null) facts.push(`healthy throughput lost for ${formatSeconds(e.healthyLostMs)} (below half of ${formatRate(e.healthyBaselinePerSec)} ops/s)`);
   if (stalledPeak > 0) facts.push(`up to ${formatCount(stalledPeak)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}${poolSize > 0 ? ` (pool ${formatCount(poolSize)})` : ''}`);
@@ -166,7 +168,7 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   const amp = amplification(e);
   if (amp !== null) facts.push(amp);
   // while the fault is open, stalled operations have not ended: "0 failed" alone would read as no harm
-  const stillStalled = e.settledT === null && stalledNow > 0 ? `, ${formatCount(stalledNow)} still stalled` : '';
+  const stillStalled = open && stalledNow > 0 ? `, ${formatCount(stalledNow)} still stalled` : '';
   if (e.opsHit > 0) facts.push(`${formatCount(e.opsHit)} ops hit, ${formatCount(e.failed)} failed${stillStalled}`);
   else if (e.failed > 0) facts.push(`${formatCount(e.failed)} ops failed`);
   // "0 failed" is not "no harm": a write applied but answered failed, or applied twice, is the caller's to resolve
@@ -185,7 +187,9 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
     status:
       e.settledT !== null
         ? `settled after ${formatSeconds(Math.max(0, e.settledT - e.t))}`
-        : `${!running ? 'open at pause' : serviceHealthy ? 'recovering' : 'ongoing'} · ${formatSeconds(Math.max(0, nowMs - e.t))}`,
+        : e.supersededT !== null
+          ? `until the next fault · ${formatSeconds(Math.max(0, e.supersededT - e.t))}`
+          : `${!running ? 'open at pause' : serviceHealthy ? 'recovering' : 'ongoing'} · ${formatSeconds(Math.max(0, nowMs - e.t))}`,
     severity: bad ? 'bad' : warn ? 'warn' : 'ok',
     facts,
   };
