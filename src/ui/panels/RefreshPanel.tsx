@@ -7,10 +7,12 @@ import { formatNumber } from './chart/format';
 import { TimeChart, type TimeSeries } from './chart/TimeChart';
 import { useTimeWindow } from './useTimeWindow';
 
-const REQUESTS: TimeSeries[] = (['requested', 'coalesced', 'debounced', 'waitAbandoned'] as const).map((k) => ({ key: k, ...REFRESH_STYLE[k], kind: 'line' }));
-const EXECUTED: TimeSeries[] = (['executed', 'failed'] as const).map((k) => ({ key: k, ...REFRESH_STYLE[k], kind: 'line' }));
+// In each chart the whole is a filled area and its parts are lines over it, so a part that equals
+// the whole (every request debounced in a storm; executed refreshes at the ceiling) is still seen.
+const REQUESTS: TimeSeries[] = (['requested', 'coalesced', 'debounced', 'waitAbandoned'] as const).map((k) => ({ key: k, ...REFRESH_STYLE[k], kind: k === 'requested' ? 'area' : 'line' }));
+const EXECUTED: TimeSeries[] = (['executed', 'failed'] as const).map((k) => ({ key: k, ...REFRESH_STYLE[k], kind: k === 'executed' ? 'area' : 'line' }));
 const CALLERS: TimeSeries[] = [
-  { key: 'mean', label: 'callers per refresh (mean)', color: '#44BB99', kind: 'line' },
+  { key: 'mean', label: 'callers per refresh (mean)', color: '#44BB99', kind: 'area' },
   { key: 'max', label: 'callers per refresh (max)', color: '#BBCC33', kind: 'line', dashed: true },
 ];
 const CEILING_COLOR = '#f8fafc';

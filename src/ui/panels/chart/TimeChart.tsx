@@ -360,9 +360,10 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
       return logTicks(lo ?? 1, dataMax(rows, series.map((s) => ({ key: s.key }))));
     }
     const t = niceTicks(Math.max(dataMax(rows, series, refs.map((r) => r.y)), yMax ?? 0));
-    // lines only: the domain begins a little below 0, so a line at 0 (affected segments served nothing) is drawn
-    // above the x axis instead of under it (areas keep 0 on the axis: their fill starts there)
-    const floor = series.every((s) => s.kind === 'line') ? -LINE_FLOOR_SHARE * t.top : 0;
+    // with a line: the domain begins a little below 0, so a line at 0 (affected segments served nothing, no
+    // refresh failed) is drawn above the x axis instead of under it (an area beside it fills from 0, not from
+    // the axis); stacked areas alone keep 0 on the axis
+    const floor = series.some((s) => s.kind === 'line') ? -LINE_FLOOR_SHARE * t.top : 0;
     return { domain: [floor, t.top] as const, ticks: t.ticks };
   }, [log, rows, series, refs, yMax]);
   const yDomain = useStableNumbers(y.domain) as [number, number];
