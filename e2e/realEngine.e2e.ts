@@ -70,6 +70,7 @@ describe('the real engine (Redis Cluster) in the dashboard', () => {
     await d.waitForText(page.locator('header .identity'), /6 nodes · 16,384 hash slots/);
     await d.waitForText(d.panel('Cluster'), /16,384 hash slots in 64 cells/);
     await d.waitForText(d.panel('Throughput'), /Served: healthy vs affected, per hash slot/);
+    await d.waitForText(page.locator('.kpis'), /stale cells/);
     const base = await d.waitForStore((s) => s.totals.lastT >= flowing.totals.lastT + 3_000, 30_000, '3 s of healthy traffic');
     expect(base.totals.opsFailed, describeState(base)).toBe(0);
 

@@ -34,7 +34,15 @@ export function tilePercent(share: number | null): string {
 /** the tiles for a headline (pure: the e2e tests compare the DOM with it) */
 export function headlineKpis(
   h: Headline,
-  extra: { readonly ceiling: number | null; readonly stale: number; readonly poolSize: number; /** what a stopped workload is called (default "paused") */ readonly stopped?: 'paused' | 'not started' },
+  extra: {
+    readonly ceiling: number | null;
+    readonly stale: number;
+    readonly poolSize: number;
+    /** what a stopped workload is called (default "paused") */
+    readonly stopped?: 'paused' | 'not started';
+    /** the real engine: hash slots per drawn cell (its keyspace is 16,384 slots drawn as cells; staleness is counted per cell) */
+    readonly slotsPerCell?: number;
+  },
 ): Kpi[] {
   const win = h.running ? HEADLINE_WINDOW_LABEL : (extra.stopped ?? 'paused');
   const rate = (v: number) => formatNumber(v);
@@ -74,7 +82,9 @@ export function headlineKpis(
       ...(extra.ceiling !== null && h.refreshesPerSec > extra.ceiling ? { tone: 'warn' as const } : {}),
     },
     { label: 'p99 latency', value: h.p99Ms === null ? '—' : formatLatency(h.p99Ms), caption: `ops ended · ${win}` },
-    { label: 'stale segments', value: String(extra.stale), caption: "now · client's map" },
+    extra.slotsPerCell === undefined
+      ? { label: 'stale segments', value: String(extra.stale), caption: "now · client's map" }
+      : { label: 'stale cells', value: String(extra.stale), caption: `now · client's map · ${Number.isInteger(extra.slotsPerCell) ? '' : '≈ '}${formatCount(Math.round(extra.slotsPerCell))} hash slots each` },
   ];
 }
 
@@ -84,7 +94,15 @@ type KpiSource = Pick<DashboardState, 'clientConfig' | 'snapshot' | 'cluster' | 
 export function kpisOf(s: KpiSource, live: boolean, headline: Headline = selectHeadline(s.snapshot, live ? s.running : true)): Kpi[] {
   const ceiling = selectDebounceCeiling(s.clientConfig.refreshDebounceMs, s.clientConfig.bugs.noRefreshDebounce);
   const stopped = live && !s.everStarted ? ('not started' as const) : ('paused' as const);
-  return headlineKpis(headline, { ceiling, stale: selectStaleCount(s.cluster, s.client), poolSize: selectPoolSize(s.workload), stopped });
+  const slots = s.cluster?.slots;
+  const cells = s.cluster?.owners.length ?? 0;
+  return headlineKpis(headline, {
+    ceiling,
+    stale: selectStaleCount(s.cluster, s.client),
+    poolSize: selectPoolSize(s.workload),
+    stopped,
+    ...(slots !== undefined && cells > 0 ? { slotsPerCell: slots / cells } : {}),
+  });
 }
 
 /** the headline KPIs of the dashboard store in context */
