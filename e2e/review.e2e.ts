@@ -307,6 +307,8 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     expect(await cluster.locator('[aria-label="node 1 down"]').count()).toBe(1);
     expect(await cluster.locator('[role=img]').getAttribute('aria-label')).toMatch(/^64 segments/);
     expect(await cluster.locator('.panel-foot').innerText()).toMatch(/does not carry the client's map/);
+    // nor its routes or the replica sets: unknown, not 0
+    for (const card of await cluster.locator('.node-card .node-stats').allInnerTexts()) expect(card).toMatch(/replica of — · client routes —/);
     await cluster.screenshot({ path: join(ARTEFACTS, 'import-cluster-view.png') });
 
     await p.importFile(bare);

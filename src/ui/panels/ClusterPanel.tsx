@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { keyspaceText, keyspaceUnit, selectEpochs, selectNodeCards, selectSegmentCells, selectStaleCount, type SegmentCell } from '../store/selectors';
+import { hasClientMap, keyspaceText, keyspaceUnit, selectEpochs, selectNodeCards, selectSegmentCells, selectStaleCount, type SegmentCell } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { NODE_STATUS_STYLE, nodeColor, SEGMENT_PHASE_STYLE, type SeriesStyle } from '../theme/statusColors';
 import { cellSlots } from '../../core/cluster/views';
@@ -69,7 +69,7 @@ export function ClusterPanel() {
             </div>
             <div className="node-stats">
               owns <b>{n.owned}</b> · replica of <b title={cluster?.replicasUnknown ? 'the source holds no replica sets' : undefined}>{cluster?.replicasUnknown ? '—' : n.replicaOf}</b> · client routes{' '}
-              <b>{n.clientRouted}</b>
+              <b title={hasClientMap(client) ? undefined : 'no client map yet to count routes in'}>{hasClientMap(client) ? n.clientRouted : '—'}</b>
             </div>
             {n.declaredDead ? <div className="node-note">declared dead by the detector</div> : null}
           </div>
