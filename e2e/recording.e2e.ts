@@ -51,5 +51,9 @@ describe('live session recording', () => {
     const identity = await replay.getByTestId('run-identity').innerText();
     expect(identity).toMatch(new RegExp(`${input.changes.length} scheduled configuration changes?`));
     await d.screenshot('recording-replayed');
+    // the cursor is at the end, after the recorded pause: the tiles read 0 and "paused", as Live did then
+    const served = replay.locator('.kpis .kpi').filter({ hasText: /^ops \/ s served/ });
+    expect(await served.locator('dd.kpi-value').innerText()).toBe('0');
+    expect(await served.locator('dd.kpi-win').innerText()).toMatch(/paused$/);
   });
 });

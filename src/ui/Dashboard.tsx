@@ -54,7 +54,7 @@ function DashboardLayout({ toolbar }: { toolbar?: ReactNode }) {
           <StatusLine />
           <WindowSelect />
         </div>
-        <KpiStrip live />
+        <KpiStrip />
         <EvidenceCards />
       </div>
       <div className="main">

@@ -90,10 +90,14 @@ export function headlineKpis(
 
 type KpiSource = Pick<DashboardState, 'clientConfig' | 'snapshot' | 'cluster' | 'client' | 'running' | 'everStarted' | 'workload'>;
 
-/** the headline KPIs of a dashboard store's state (the headers, and the Replay report at its cursor); `live`: the rates follow Pause */
-export function kpisOf(s: KpiSource, live: boolean, headline: Headline = selectHeadline(s.snapshot, live ? s.running : true)): Kpi[] {
+/**
+ * The headline KPIs of a dashboard store's state (the headers, and the Replay report at its cursor).
+ * The rates follow the store's `running`: Live's Pause, or in a Replay the recorded workload at the
+ * cursor (a recorded session's pause), so a cursor after a pause does not show the rates before it.
+ */
+export function kpisOf(s: KpiSource, headline: Headline = selectHeadline(s.snapshot, s.running)): Kpi[] {
   const ceiling = selectDebounceCeiling(s.clientConfig.refreshDebounceMs, s.clientConfig.bugs.noRefreshDebounce);
-  const stopped = live && !s.everStarted ? ('not started' as const) : ('paused' as const);
+  const stopped = !s.everStarted ? ('not started' as const) : ('paused' as const);
   const slots = s.cluster?.slots;
   const cells = s.cluster?.owners.length ?? 0;
   return headlineKpis(headline, {
@@ -106,17 +110,17 @@ export function kpisOf(s: KpiSource, live: boolean, headline: Headline = selectH
 }
 
 /** the headline KPIs of the dashboard store in context */
-export function useHeadlineKpis(live: boolean): { kpis: Kpi[]; version: number } {
+export function useHeadlineKpis(): { kpis: Kpi[]; version: number } {
   const st = useDashboard(
     useShallow((s): KpiSource => ({ clientConfig: s.clientConfig, snapshot: s.snapshot, cluster: s.cluster, client: s.client, running: s.running, everStarted: s.everStarted, workload: s.workload })),
   );
-  const h = useMemo(() => selectHeadline(st.snapshot, live ? st.running : true), [st.snapshot, live, st.running]);
-  return { kpis: kpisOf(st, live, h), version: st.snapshot.version };
+  const h = useMemo(() => selectHeadline(st.snapshot, st.running), [st.snapshot, st.running]);
+  return { kpis: kpisOf(st, h), version: st.snapshot.version };
 }
 
 /** the headline KPIs as the headers show them */
-export function KpiStrip({ label, live = false }: { label?: string; live?: boolean }) {
-  const { kpis, version } = useHeadlineKpis(live);
+export function KpiStrip({ label }: { label?: string }) {
+  const { kpis, version } = useHeadlineKpis();
   // data-version: the snapshot these figures come from (tests compare the DOM with that snapshot)
   return (
     <dl className="kpis" aria-label={label ?? 'Headline figures'} data-version={version}>

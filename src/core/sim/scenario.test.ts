@@ -8,7 +8,7 @@ import { DEFAULT_CLIENT_CONFIG } from '../client/config';
 import { DEFAULT_CLUSTER_CONFIG } from '../cluster/clusterConfig';
 import { FAULT_ACTIONS } from '../telemetry/events';
 import { InputError, type InputIssue } from '../validation';
-import { loadScenario, parseScenarioText, toScenarioInput, type Scenario } from './scenario';
+import { loadScenario, parseScenarioText, toScenarioInput, workloadStateAt, type Scenario } from './scenario';
 import { DEFAULT_WORKLOAD } from './workloadConfig';
 
 const BASE = { name: 'test', seed: 1, durationMs: 10_000 } as const;
@@ -265,5 +265,19 @@ describe('environment overrides (SPEC §7)', () => {
     expect(issue.message).toMatch(message);
     expect(issue.message).toContain(`"${raw}"`);
     expect(err.message).toContain(name);
+  });
+});
+
+describe('workloadStateAt', () => {
+  it('runs from 0 unless paused; a session that began paused has not started until its first resume', () => {
+    const plain = { changes: [] };
+    expect(workloadStateAt(plain, 0)).toEqual({ running: true, everStarted: true });
+    const recorded = { changes: [{ atMs: 0, paused: true }, { atMs: 500, client: { maxAttempts: 5 } }, { atMs: 1000, paused: false }, { atMs: 3000, paused: true }] };
+    expect(workloadStateAt(recorded, 0)).toEqual({ running: false, everStarted: false });
+    expect(workloadStateAt(recorded, 999)).toEqual({ running: false, everStarted: false });
+    expect(workloadStateAt(recorded, 1000)).toEqual({ running: true, everStarted: true });
+    expect(workloadStateAt(recorded, 3000)).toEqual({ running: false, everStarted: true });
+    // paused later on: it ran before
+    expect(workloadStateAt({ changes: [{ atMs: 2000, paused: true }] }, 2500)).toEqual({ running: false, everStarted: true });
   });
 });

@@ -176,6 +176,25 @@ export function loadScenario(input: unknown, source = 'scenario', env: Readonly<
   };
 }
 
+/**
+ * The workload at time `t` by the schedule's `paused` changes, as the engine runs it (it runs from
+ * 0 unless a change pauses it): whether it runs, and whether it ran at all before (a recorded
+ * session that began paused has not started until its first `paused: false`).
+ */
+export function workloadStateAt(s: Pick<Scenario, 'changes'>, t: number): { readonly running: boolean; readonly everStarted: boolean } {
+  let running = true;
+  let everStarted = false;
+  let since = 0;
+  for (const c of s.changes) {
+    if (c.atMs > t) break;
+    if (c.paused === undefined) continue;
+    if (running && c.atMs > since) everStarted = true;
+    running = !c.paused;
+    since = c.atMs;
+  }
+  return { running, everStarted: everStarted || running };
+}
+
 /** the client configurations a run goes through: the scenario's, then one per scheduled client change */
 export function clientConfigsOf(s: Scenario): ClientConfig[] {
   const all = [s.client];

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadScenario, type Scenario } from '../../core/sim/scenario';
 import { shortenedPreset } from '../../core/sim/testkit/presetInputs';
 import { toNdjson } from '../../core/telemetry/eventSchema';
+import { kpisOf } from '../KpiStrip';
 import { createDashboardStore } from '../store/dashboardStore';
 import { retriedOp } from '../store/testEvents';
 import { TelemetryAggregator } from '../store/telemetryAggregator';
@@ -65,6 +66,27 @@ describe('replay controller', () => {
     expect(ctl.ui.getState().loading).toBeNull();
     // the header's figures and the panels read this store: the run's end, not the empty start
     expect({ ...store.getState().snapshot, version: 0 }).toEqual({ ...freshAt(s, s.durationMs).snapshot, version: 0 });
+  });
+
+  it('the tiles follow the workload as recorded at the cursor: not started, running, paused', async () => {
+    const { store, ctl, later } = setup();
+    // a recorded session: it began paused, was started at 1 s and paused at 3 s
+    const s = loadScenario({ ...shortenedPreset('failover', 4000, 0.2), changes: [{ atMs: 0, paused: true }, { atMs: 1000, paused: false }, { atMs: 3000, paused: true }] }, 'recorded');
+    await ctl.loadScenario(s, 'a recording', null);
+    const at = async (t: number) => {
+      later();
+      await ctl.seek(t);
+      ctl.flushFrame();
+      const st = store.getState();
+      const tiles = kpisOf(st);
+      return { running: st.running, everStarted: st.everStarted, served: tiles.find((k) => k.label === 'ops / s served') };
+    };
+    expect(await at(500)).toMatchObject({ running: false, everStarted: false, served: { value: '0', caption: 'real answers · not started' } });
+    const running = await at(2500);
+    expect(running).toMatchObject({ running: true, everStarted: true });
+    expect(Number(running.served?.value.replace(/k$/, '')), 'operations served in the second before 2.5 s').toBeGreaterThan(0);
+    // after the pause: 0, "paused" — not the last second before it, labelled "last 1 s"
+    expect(await at(3900)).toMatchObject({ running: false, everStarted: true, served: { value: '0', caption: 'real answers · paused' } });
   });
 
   it('seeks backwards without re-running: every figure is the fresh run to the new time', async () => {

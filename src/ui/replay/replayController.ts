@@ -6,7 +6,7 @@
  * are shown and never replace the current run.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { loadScenario, parseScenarioText, type Scenario } from '../../core/sim/scenario';
+import { loadScenario, parseScenarioText, workloadStateAt, type Scenario } from '../../core/sim/scenario';
 import { assertNdjsonSize, NDJSON_MAX_BYTES, parseNdjson } from '../../core/telemetry/eventSchema';
 import type { ZarisEvent } from '../../core/telemetry/events';
 import type { ReplayListener, ReplaySession, ReplayStatus, RunInfo, SeekFrame } from '../bridge/replaySession';
@@ -192,6 +192,9 @@ export class ReplayController {
     this.pending = null;
     this.dashboard.getState().showFrame(f.snapshot, f.faults, f.clusterView, f.clientView);
     this.dashboard.getState().setWriteAudit(f.writeAudit);
+    // the workload as recorded at the cursor: after a recorded pause the tiles read "paused", as Live did
+    const scenario = this.ui.getState().run?.scenario ?? null;
+    this.dashboard.setState(scenario !== null ? workloadStateAt(scenario, f.cursorMs) : { running: true, everStarted: true });
     this.ui.setState({ budget: f.budget, frameCursorMs: f.cursorMs });
     if (this.seekStartedAt !== null) this.ui.setState({ lastSeekMs: this.now() - this.seekStartedAt });
     this.seekStartedAt = null;

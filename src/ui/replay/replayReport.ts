@@ -51,7 +51,7 @@ export function replayReportInput(ui: ReplayUiState, store: DashboardState, char
     atCursor: cursorVerdict(store.snapshot.invariants, ui.budget),
     wholeRun: runVerdict(wholeRun),
     invariants: invariantsBothWays(store.snapshot.invariants, wholeRun),
-    figures: kpisOf(store, false).map((k) => [k.label, `${k.value} · ${k.caption}`] as const),
+    figures: kpisOf(store).map((k) => [k.label, `${k.value} · ${k.caption}`] as const),
     charts,
   };
 }
