@@ -182,8 +182,7 @@ export class LiveControl {
     }
   }
 
-  /** carries out a fault (the bridge has already killed / started workers where needed) */
-  /** applies `cmd`; returns the time it took effect (its `fault` event's) */
+  /** carries out a fault (the bridge has already killed / started workers where needed); returns the time it took effect (its `fault` event's) */
   fault(cmd: FaultCommand): number {
     const node = cmd.node;
     if (cmd.action === 'failover' && node !== undefined) this.nodeUnlinked(node);
