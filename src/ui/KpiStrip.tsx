@@ -81,7 +81,12 @@ export function headlineKpis(
       caption: h.running ? `${extra.ceiling !== null ? `ceiling ${formatNumber(extra.ceiling)} · ` : ''}${rate(h.refreshRequestsPerSec)} asked · ${win}` : win,
       ...(extra.ceiling !== null && h.refreshesPerSec > extra.ceiling ? { tone: 'warn' as const } : {}),
     },
-    { label: 'p99 latency', value: h.p99Ms === null ? '—' : formatLatency(h.p99Ms), caption: `ops ended · ${win}` },
+    {
+      label: 'p99 latency',
+      value: h.p99Ms === null ? '—' : formatLatency(h.p99Ms),
+      // in a storm the slowest operations have not ended: the tail of the ended ones is not theirs
+      caption: `ops ended${h.running && h.stalled > 0 ? ', not the stalled' : ''} · ${win}`,
+    },
     extra.slotsPerCell === undefined
       ? { label: 'stale segments', value: String(extra.stale), caption: "now · client's map" }
       : { label: 'stale cells', value: String(extra.stale), caption: `now · client's map · ${Number.isInteger(extra.slotsPerCell) ? '' : '≈ '}${formatCount(Math.round(extra.slotsPerCell))} hash slots each` },

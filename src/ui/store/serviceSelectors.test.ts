@@ -106,6 +106,9 @@ describe('what you are seeing', () => {
     // from a second on, seconds: "3.65 s", as Compare's table writes it, never "3.6k ms"
     expect(selectSessionState({ ...base, headline: headline({ p99Ms: 3_650 }) }).text).toContain(', p99 3.65 s.');
     expect(headlineKpis(headline({ p99Ms: 1_130 }), { ceiling: 2, stale: 0, poolSize: 2048 }).find((k) => k.label === 'p99 latency')?.value).toBe('1.13 s');
+    // stalled operations have not ended: the p99 of the ended ones says it leaves them out
+    expect(headlineKpis(headline({ p99Ms: 1_060, stalled: 1_552 }), { ceiling: 2, stale: 0, poolSize: 2048 }).find((k) => k.label === 'p99 latency')?.caption).toBe('ops ended, not the stalled · last 1 s');
+    expect(headlineKpis(headline({ p99Ms: 2 }), { ceiling: 2, stale: 0, poolSize: 2048 }).find((k) => k.label === 'p99 latency')?.caption).toBe('ops ended · last 1 s');
     // the real engine counts staleness per drawn cell of hash slots, and says so (not "segments" beside "16,384 hash slots")
     expect(headlineKpis(headline(), { ceiling: 2, stale: 3, poolSize: 2048 }).at(-1)).toMatchObject({ label: 'stale segments', value: '3' });
     expect(headlineKpis(headline(), { ceiling: 2, stale: 3, poolSize: 2048, slotsPerCell: 256 }).at(-1)).toEqual({ label: 'stale cells', value: '3', caption: "now · client's map · 256 hash slots each" });
