@@ -37,3 +37,30 @@ describe('TelemetryAggregator batching', () => {
     expect(a.events.map((e) => e.event)).toEqual(b.events.map((e) => e.event));
   });
 });
+
+describe('TelemetryAggregator: the segment gauges across streams', () => {
+  it("a fault folded in before the client's last events of an earlier bucket does not make that bucket affected", () => {
+    // the control worker's fault (4.9 s) arrives while the client worker's batch of 4.85–4.9 s is still on its way
+    const topology: ZarisEvent = { t: 0, type: 'topology', change: 'initial', node: 0, segments: [0, 1, 2, 3], epoch: 1 };
+    const fault: ZarisEvent = { t: 4_900, type: 'fault', action: 'failover', node: 1, segments: [1] };
+    // operations on a segment the fault names (1) and on one it does not (2)
+    const client = [...steadyOps(60, 4_000, 25, 100, 2), ...steadyOps(60, 4_010, 25, 1_000, 1)].sort((a, b) => a.t - b.t);
+    const early = client.filter((e) => e.t < 4_850);
+    const late = client.filter((e) => e.t >= 4_850);
+    const merged = agg();
+    merged.ingestEvents([topology, ...early]);
+    merged.ingestEvents([fault]);
+    merged.ingestEvents(late);
+    const inOrder = agg();
+    inOrder.ingestEvents([topology, ...[...client, fault].sort((a, b) => a.t - b.t)]);
+    const a = merged.snapshot().window;
+    const b = inOrder.snapshot().window;
+    const affectedAt = (w: typeof a, bucket: number) => w.cols.segments[(bucket - w.firstBucket) * 2 + 1];
+    expect(affectedAt(a, 48), 'the bucket before the fault').toBe(0);
+    expect(affectedAt(a, 49), "the fault's bucket").toBe(1);
+    expect([...a.cols.segments]).toEqual([...b.cols.segments]);
+    // an operation on segment 1 that ended at 4.86 s was served while its segment was healthy
+    expect(a.cols.opsBySplit[(48 - a.firstBucket) * 2 + 1], 'affected ops served in the bucket before the fault').toBe(0);
+    expect([...a.cols.opsBySplit]).toEqual([...b.cols.opsBySplit]);
+  });
+});

@@ -27,6 +27,15 @@ for (const t of ['op.start', 'attempt.start', 'attempt.end', 'backoff', 'refresh
 const SERVED_CODE = Uint8Array.from(OUTCOMES, (o) => (isServed(o) ? 1 : 0));
 /** a stream whose time jumps back by more than this started a new session */
 const RESTART_JUMP_MS = 10_000;
+/** recent faults whose segment counts are kept by bucket (see segmentSteps) */
+const MAX_SEGMENT_STEPS = 16;
+
+/** what one fault added: the segments it newly named affected, and how many segments it made known */
+interface SegmentStep {
+  readonly bucket: number;
+  readonly added: readonly number[];
+  readonly known: number;
+}
 
 type MutableTotals = { -readonly [K in keyof SessionTotals]: SessionTotals[K] };
 const zeroTotals = (): MutableTotals => ({
@@ -82,6 +91,12 @@ export class TelemetryAggregator {
   private readonly known = new Set<number>();
   /** `known` as a list, shared by every checkpoint until it grows (a Redis Cluster has 16,384 slots) */
   private knownList: readonly number[] | null = null;
+  /**
+   * What each recent fault added to `affected` and `known`, by the fault's bucket (oldest first): the
+   * live streams (client worker, control worker) arrive in batches of their own, so a bucket's gauges
+   * may be written after a later fault was folded in; they are written as of the bucket's time.
+   */
+  private segmentSteps: SegmentStep[] = [];
   private checker: InvariantChecker;
   private readonly totals = zeroTotals();
   private publishes = 0;
@@ -124,6 +139,7 @@ export class TelemetryAggregator {
     this.affected.clear();
     this.known.clear();
     this.knownList = null;
+    this.segmentSteps = [];
     this.checker = new InvariantChecker(this.config, this.options.onViolation);
     Object.assign(this.totals, zeroTotals());
     this.faults = [];
@@ -153,6 +169,8 @@ export class TelemetryAggregator {
     this.known.clear();
     for (const s of cp.known) this.known.add(s);
     this.knownList = cp.known;
+    // a recorded run is one stream in time order: no bucket is written after a later fault
+    this.segmentSteps = [];
     Object.assign(this.totals, cp.totals);
     this.faults = cp.faults;
   }
@@ -316,14 +334,24 @@ export class TelemetryAggregator {
     const parked = this.tracker.parked;
     for (let p = 0; p < PHASES.length; p++) this.ring.put('parked', slot, p, parked[p] as number);
     this.ring.put('stalled', slot, 0, this.tracker.stalled(t));
-    this.ring.put('segments', slot, 0, this.known.size - this.affected.size);
-    this.ring.put('segments', slot, 1, this.affected.size);
+    // as of the bucket's time: less what faults of later buckets added (folded in first, from another stream)
+    const bucket = Math.floor(t / BUCKET_MS);
+    let affected = this.affected.size;
+    let known = this.known.size;
+    for (let i = this.segmentSteps.length - 1; i >= 0; i--) {
+      const step = this.segmentSteps[i] as SegmentStep;
+      if (step.bucket <= bucket) break;
+      affected -= step.added.length;
+      known -= step.known;
+    }
+    this.ring.put('segments', slot, 0, known - affected);
+    this.ring.put('segments', slot, 1, affected);
   }
 
   private opEnd(slot: number, t: number, op: number, attempts: number, latencyMs: number, outcome: number, reason: number): void {
     const tot = this.totals;
     const segment = this.tracker.end(op);
-    const healthy = !this.affected.has(segment);
+    const healthy = !this.affectedAt(segment, t);
     tot.opsEnded++;
     if (outcome === OUTCOME_CODE.Ok) tot.opsOk++;
     if (!ANSWERED_CODES.has(outcome)) tot.opsFailed++;
@@ -345,12 +373,30 @@ export class TelemetryAggregator {
     this.knownList = null;
   }
 
+  /** whether a fault had named `segment` by `t` (a fault of a later bucket, folded in first from another stream, had not) */
+  private affectedAt(segment: number, t: number): boolean {
+    if (!this.affected.has(segment)) return false;
+    const bucket = Math.floor(t / BUCKET_MS);
+    for (let i = this.segmentSteps.length - 1; i >= 0; i--) {
+      const step = this.segmentSteps[i] as SegmentStep;
+      if (step.bucket <= bucket) break;
+      if (step.added.includes(segment)) return false;
+    }
+    return true;
+  }
+
   private fault(e: FaultEvent): void {
     const healthyBefore = this.known.size - this.affected.size;
+    const knownBefore = this.known.size;
+    const added: number[] = [];
     for (const s of e.segments) {
+      if (!this.affected.has(s)) added.push(s);
       this.affected.add(s);
       this.learnSegment(s);
     }
+    const step: SegmentStep = { bucket: Math.floor(e.t / BUCKET_MS), added, known: this.known.size - knownBefore };
+    // a few recent ones suffice: a stream runs behind another by a batch or two, not by many faults
+    this.segmentSteps = [...this.segmentSteps.slice(-(MAX_SEGMENT_STEPS - 1)), step].sort((a, b) => a.bucket - b.bucket);
     // the healthy baseline before the fault spans more segments than "healthy" does after it
     const healthyAfter = this.known.size - this.affected.size;
     this.evidence.fault(e.t, e.action, e.node, e.segments.length, healthyBefore > 0 ? healthyAfter / healthyBefore : 1);
