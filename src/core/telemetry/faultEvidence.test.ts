@@ -48,3 +48,17 @@ describe('fault evidence: one record per fault', () => {
     expect(ev.list()[1]).toMatchObject({ settledT: 2_900, supersededT: null });
   });
 });
+
+describe('fault evidence: events from before the fault', () => {
+  it('an event folded in after the fault but from before it (another stream) does not count on its card', () => {
+    const ev = new FaultEvidenceTracker();
+    serve(ev, 0, 2_000, 10);
+    ev.fault(2_000, 'failover', 1, 22);
+    ev.attemptEnd(1_990, 1, false); // the client's batch from just before the fault, folded in after it
+    ev.opEnd(1_995, false, false);
+    ev.attemptStart(1_996, 2, true);
+    expect(ev.list()[0]).toMatchObject({ opsHit: 0, failed: 0, retries: 0, overBudget: 0 });
+    ev.attemptEnd(2_010, 1, false);
+    expect(ev.list()[0]).toMatchObject({ opsHit: 1 });
+  });
+});

@@ -168,10 +168,20 @@ export class FaultEvidenceTracker {
     this.version++;
   }
 
+  /**
+   * The open record, for an event at `t`: none for an event from before its fault (the live
+   * streams arrive in batches of their own, so a client event can be folded in after the
+   * control worker's fault that followed it).
+   */
+  private openAt(t: number): Mutable<FaultEvidence> | null {
+    const o = this.open;
+    return o !== null && t >= o.t ? o : null;
+  }
+
   /** an attempt started; `overBudget` when its number is the first beyond the operation's budget */
   attemptStart(t: number, attempt: number, overBudget: boolean): void {
     this.at(t);
-    const o = this.open;
+    const o = this.openAt(t);
     if (o === null) return;
     if (attempt > 1) o.retries++;
     if (overBudget) o.overBudget++;
@@ -181,7 +191,7 @@ export class FaultEvidenceTracker {
   /** an attempt ended; an unserved first attempt marks its operation as hit (retries need one) */
   attemptEnd(t: number, attempt: number, served: boolean): void {
     this.at(t);
-    const o = this.open;
+    const o = this.openAt(t);
     if (o === null || served) return;
     if (attempt === 1) o.opsHit++;
     this.trouble(t);
@@ -190,8 +200,9 @@ export class FaultEvidenceTracker {
 
   refreshRequest(t: number): void {
     this.at(t);
-    if (this.open === null) return;
-    this.open.refreshRequests++;
+    const o = this.openAt(t);
+    if (o === null) return;
+    o.refreshRequests++;
     this.version++;
   }
 
@@ -199,7 +210,7 @@ export class FaultEvidenceTracker {
   opEnd(t: number, served: boolean, healthy: boolean): void {
     this.at(t);
     if (served && healthy) this.stepHealthy++;
-    const o = this.open;
+    const o = this.openAt(t);
     if (o === null || served) return;
     o.failed++;
     this.trouble(t);
@@ -208,7 +219,7 @@ export class FaultEvidenceTracker {
 
   arrivalRejected(t: number): void {
     this.at(t);
-    const o = this.open;
+    const o = this.openAt(t);
     if (o === null) return;
     o.rejected++;
     this.trouble(t);
@@ -218,7 +229,7 @@ export class FaultEvidenceTracker {
   /** the in-flight and stalled gauges at `t` */
   gauges(t: number, inFlight: number, stalled: number): void {
     this.at(t);
-    const o = this.open;
+    const o = this.openAt(t);
     if (o === null) return;
     if (stalled > 0) this.trouble(t);
     if (inFlight > o.inFlightPeak || stalled > o.stalledPeak) {
