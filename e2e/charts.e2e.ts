@@ -258,6 +258,9 @@ describe('charts are true to time', () => {
       await d.page.setViewportSize({ width, height: 1000 });
       await sleep(800); // the charts re-measure their width (ResizeObserver) and redraw
       const r = await readPage(d);
+      // a fault card's facts flow in two columns: none is split between them
+      const split = await d.page.evaluate(() => Array.from(document.querySelectorAll('.evidence-card li')).filter((li) => li.getClientRects().length > 1).map((li) => li.textContent));
+      expect(split, `${width} px: card facts split across columns`).toEqual([]);
       const charts = r.charts.filter((c) => c.markers.length > 0);
       expect(charts.length, `${width} px: charts with fault markers`).toBeGreaterThanOrEqual(9);
       for (const c of charts) {

@@ -3,7 +3,7 @@ import { FaultEvidenceTracker } from './faultEvidence';
 
 /** `perStep` served healthy ops in every 100 ms step of [from, to) */
 function serve(ev: FaultEvidenceTracker, from: number, to: number, perStep: number): void {
-  for (let step = from; step < to; step += 100) for (let i = 0; i < perStep; i++) ev.opEnd(step + (i * 100) / perStep, true, true);
+  for (let step = from; step < to; step += 100) for (let i = 0; i < perStep; i++) ev.opEnd(step + (i * 100) / perStep, -1, true, true);
 }
 
 describe('fault evidence: the healthy baseline', () => {
@@ -39,7 +39,7 @@ describe('fault evidence: one record per fault', () => {
     const ev = new FaultEvidenceTracker();
     serve(ev, 0, 2_000, 10);
     ev.fault(2_000, 'lostAck', 0, 22);
-    ev.attemptEnd(2_100, 1, false);
+    ev.attemptEnd(2_100, 7, false);
     ev.fault(2_900, 'failover', 1, 21);
     const [lostAck, failover] = ev.list();
     expect(lostAck).toMatchObject({ t: 2_000, settledT: null, supersededT: 2_900 });
@@ -54,11 +54,36 @@ describe('fault evidence: events from before the fault', () => {
     const ev = new FaultEvidenceTracker();
     serve(ev, 0, 2_000, 10);
     ev.fault(2_000, 'failover', 1, 22);
-    ev.attemptEnd(1_990, 1, false); // the client's batch from just before the fault, folded in after it
-    ev.opEnd(1_995, false, false);
-    ev.attemptStart(1_996, 2, true);
+    ev.attemptEnd(1_990, 7, false); // the client's batch from just before the fault, folded in after it
+    ev.opEnd(1_995, 7, false, false);
+    ev.attemptStart(1_996, 8, 2, true);
     expect(ev.list()[0]).toMatchObject({ opsHit: 0, failed: 0, retries: 0, overBudget: 0 });
-    ev.attemptEnd(2_010, 1, false);
+    ev.attemptEnd(2_010, 9, false);
     expect(ev.list()[0]).toMatchObject({ opsHit: 1 });
+  });
+});
+
+describe('fault evidence: every figure of a card is about the operations it counts as hit', () => {
+  it('an operation an earlier fault hit, still retrying after the next fault, is not the next fault\'s until it misses again', () => {
+    const ev = new FaultEvidenceTracker();
+    serve(ev, 0, 2_000, 10);
+    ev.fault(2_000, 'scaleOut', 3, 16);
+    // 30 operations miss in the first fault's record and keep retrying
+    for (let op = 100; op < 130; op++) ev.attemptEnd(2_100, op, false);
+    ev.fault(3_000, 'failback', 1, 20);
+    // after the failback: they retry (not counted) and end failed (counted: they ended without a real answer while it was open)
+    for (let op = 100; op < 130; op++) ev.attemptStart(3_050, op, 2, false);
+    for (let op = 100; op < 110; op++) ev.opEnd(3_060, op, false, true);
+    // two new operations miss once, retry and are served
+    for (const op of [200, 201]) {
+      ev.attemptEnd(3_100, op, false);
+      ev.attemptStart(3_150, op, 2, false);
+      ev.refreshRequest(3_120, op);
+      ev.opEnd(3_200, op, true, true);
+    }
+    ev.refreshRequest(3_130, 120); // an old operation's request: not this card's
+    const failback = ev.list()[1];
+    expect(failback).toMatchObject({ opsHit: 12, failed: 10, retries: 2, refreshRequests: 2 });
+    expect(failback?.failed).toBeLessThanOrEqual(failback?.opsHit ?? 0);
   });
 });

@@ -39,9 +39,9 @@ export interface FaultEvidence {
   readonly supersededT: number | null;
   /** newest event time folded into it, ms */
   readonly lastT: number;
-  /** operations with an attempt that got no real answer (the ones the fault hit) */
+  /** operations with an attempt in this record that got no real answer, or that ended without one (the ones the fault hit) */
   readonly opsHit: number;
-  /** attempts after the first (only a hit operation retries) */
+  /** attempts after the first, of the operations this record counts as hit (from their first miss in it) */
   readonly retries: number;
   readonly refreshRequests: number;
   /** operations that started an attempt beyond their attempt budget */
@@ -71,6 +71,8 @@ export interface FaultEvidenceState {
   readonly step: number;
   readonly stepHealthy: number;
   readonly lastTrouble: number;
+  /** the operations in flight that the open record counts as hit */
+  readonly hit: readonly number[];
 }
 
 export class FaultEvidenceTracker {
@@ -84,6 +86,12 @@ export class FaultEvidenceTracker {
   private stepHealthy = 0;
   /** last time anything showed the fault still biting */
   private lastTrouble = 0;
+  /**
+   * The in-flight operations the open record counts as hit: every figure of a card is about
+   * these, so an operation hurt by an earlier fault and still retrying is not this fault's
+   * (a card could read "21 ops hit, 27 failed" and "30 attempts per op hit" otherwise).
+   */
+  private hit = new Set<number>();
   private version = 0;
   private cached: readonly FaultEvidence[] = [];
   private cachedVersion = -1;
@@ -138,6 +146,7 @@ export class FaultEvidenceTracker {
     if (this.open === null) return;
     this.closed = [...this.closed.slice(-(MAX_EVIDENCE - 1)), { ...this.open }];
     this.open = null;
+    this.hit.clear();
     this.history.fill(0);
     this.historyFilled = 0;
     this.version++;
@@ -179,39 +188,46 @@ export class FaultEvidenceTracker {
   }
 
   /** an attempt started; `overBudget` when its number is the first beyond the operation's budget */
-  attemptStart(t: number, attempt: number, overBudget: boolean): void {
+  attemptStart(t: number, op: number, attempt: number, overBudget: boolean): void {
     this.at(t);
     const o = this.openAt(t);
-    if (o === null) return;
+    if (o === null || !this.hit.has(op)) return;
     if (attempt > 1) o.retries++;
     if (overBudget) o.overBudget++;
     if (attempt > 1 || overBudget) this.version++;
   }
 
   /** an attempt ended; an unserved first attempt marks its operation as hit (retries need one) */
-  attemptEnd(t: number, attempt: number, served: boolean): void {
+  attemptEnd(t: number, op: number, served: boolean): void {
     this.at(t);
     const o = this.openAt(t);
     if (o === null || served) return;
-    if (attempt === 1) o.opsHit++;
+    if (!this.hit.has(op)) {
+      this.hit.add(op);
+      o.opsHit++;
+    }
     this.trouble(t);
     this.version++;
   }
 
-  refreshRequest(t: number): void {
+  /** a refresh request, by operation `op` (-1: none) */
+  refreshRequest(t: number, op: number): void {
     this.at(t);
     const o = this.openAt(t);
-    if (o === null) return;
+    if (o === null || !this.hit.has(op)) return;
     o.refreshRequests++;
     this.version++;
   }
 
   /** an operation ended: `served` = a real answer, `healthy` = on a segment no fault named */
-  opEnd(t: number, served: boolean, healthy: boolean): void {
+  opEnd(t: number, op: number, served: boolean, healthy: boolean): void {
     this.at(t);
     if (served && healthy) this.stepHealthy++;
+    const wasHit = this.hit.delete(op);
     const o = this.openAt(t);
     if (o === null || served) return;
+    // ended without a real answer while the fault was open: hit, whether or not an attempt of it missed in this record
+    if (!wasHit) o.opsHit++;
     o.failed++;
     this.trouble(t);
     this.version++;
@@ -259,6 +275,7 @@ export class FaultEvidenceTracker {
       step: this.step,
       stepHealthy: this.stepHealthy,
       lastTrouble: this.lastTrouble,
+      hit: [...this.hit],
     };
   }
 
@@ -272,6 +289,7 @@ export class FaultEvidenceTracker {
     this.step = st.step;
     this.stepHealthy = st.stepHealthy;
     this.lastTrouble = st.lastTrouble;
+    this.hit = new Set(st.hit);
     this.version++;
   }
 
@@ -284,6 +302,7 @@ export class FaultEvidenceTracker {
     this.step = -1;
     this.stepHealthy = 0;
     this.lastTrouble = 0;
+    this.hit.clear();
     this.version++;
   }
 }

@@ -247,13 +247,13 @@ export class TelemetryAggregator {
             tot.overBudgetOps++;
             if (ok) ring.add('overBudget', slot, 0);
           }
-          this.evidence.attemptStart(t, A, over);
+          this.evidence.attemptStart(t, op, A, over);
           tr.phase(op, 'attempt');
           break;
         }
         case T['attempt.end']:
           if (ok) ring.add('attemptsByOutcome', slot, D);
-          this.evidence.attemptEnd(t, A, SERVED_CODE[D] === 1);
+          this.evidence.attemptEnd(t, op, SERVED_CODE[D] === 1);
           break;
         case T.backoff:
           if (ok) {
@@ -266,7 +266,7 @@ export class TelemetryAggregator {
         case T['refresh.request']:
           tot.refreshRequested++;
           if (ok) ring.add('refresh', slot, R.requested);
-          this.evidence.refreshRequest(t);
+          this.evidence.refreshRequest(t, op);
           if (op >= 0) tr.phase(op, 'refreshWait');
           break;
         case T['refresh.coalesced']:
@@ -356,7 +356,7 @@ export class TelemetryAggregator {
     if (outcome === OUTCOME_CODE.Ok) tot.opsOk++;
     if (!ANSWERED_CODES.has(outcome)) tot.opsFailed++;
     if (attempts > tot.maxAttemptsPerOp) tot.maxAttemptsPerOp = attempts;
-    this.evidence.opEnd(t, SERVED_CODE[outcome] === 1, healthy);
+    this.evidence.opEnd(t, op, SERVED_CODE[outcome] === 1, healthy);
     if (slot < 0) return;
     const ring = this.ring;
     ring.add('opsByOutcome', slot, outcome);
