@@ -7,6 +7,7 @@ import { cellSlots } from '../../core/cluster/views';
 import { ChartFrame } from './chart/ChartFrame';
 
 const STALE_STYLE: SeriesStyle = { label: "client's map disagrees (stale)", color: '#f8fafc' };
+const OWNER_DOWN_STYLE: SeriesStyle = { label: 'owner down (dimmed: no answer until a replica is promoted)', color: '#475569' };
 
 /** what one cell stands for: a segment, or (`slots` set) a range of an engine's hash slots */
 function cellName(c: SegmentCell, cells: number, slots: number | undefined): string {
@@ -18,7 +19,7 @@ function cellName(c: SegmentCell, cells: number, slots: number | undefined): str
 function cellTitle(c: SegmentCell, name: string): string {
   const owner = c.owner < 0 ? 'no owner' : `owner n${c.owner}`;
   const client = c.stale ? `; client routes to ${c.clientOwner < 0 ? 'nobody' : `n${c.clientOwner}`}` : '';
-  return `${name}: ${owner}${c.phase === 'stable' ? '' : `, ${c.phase}`}${client}; replicas ${c.replicas.map((r) => `n${r}`).join(', ') || '—'}`;
+  return `${name}: ${owner}${c.ownerDown ? ' (not up: no answer until a replica is promoted)' : ''}${c.phase === 'stable' ? '' : `, ${c.phase}`}${client}; replicas ${c.replicas.map((r) => `n${r}`).join(', ') || '—'}`;
 }
 
 /** nodes, the segment → active owner grid, and the client's view of it */
@@ -28,6 +29,7 @@ export function ClusterPanel() {
   const cells = useMemo(() => selectSegmentCells(cluster, client), [cluster, client]);
   const epochs = selectEpochs(cluster, client);
   const stale = selectStaleCount(cluster, client);
+  const ownerDown = cells.filter((c) => c.ownerDown).length;
   const slotCells = keyspaceUnit(cluster) === 'hash slot';
   const unit = slotCells ? 'cell' : 'segment';
   const legend: SeriesStyle[] = [
@@ -36,6 +38,7 @@ export function ClusterPanel() {
     SEGMENT_PHASE_STYLE.migrating,
     SEGMENT_PHASE_STYLE.transitioning,
     STALE_STYLE,
+    OWNER_DOWN_STYLE,
   ];
   return (
     <ChartFrame
@@ -79,7 +82,7 @@ export function ClusterPanel() {
         {cells.map((c) => (
           <div
             key={c.segment}
-            className={`seg ${c.phase} ${c.stale ? 'stale' : ''}`}
+            className={`seg ${c.phase} ${c.stale ? 'stale' : ''} ${c.ownerDown ? 'owner-down' : ''}`}
             style={{ backgroundColor: nodeColor(c.owner), outlineColor: SEGMENT_PHASE_STYLE[c.phase].color }}
             title={cellTitle(c, cellName(c, cells.length, cluster?.slots))}
           >
@@ -95,6 +98,7 @@ export function ClusterPanel() {
             : stale === 0
             ? `The client's map agrees with the cluster on every ${unit}.`
             : `The client's map is stale for ${stale} ${unit}${stale === 1 ? '' : 's'} (marked): its next attempt there goes to the wrong node.`}
+        {ownerDown > 0 ? ` ${ownerDown} ${unit}${ownerDown === 1 ? ' is' : 's are'} owned by a node that is not up (dimmed): ${ownerDown === 1 ? 'it answers' : 'they answer'} nothing until a replica is promoted.` : ''}
       </p>
     </ChartFrame>
   );

@@ -33,7 +33,8 @@ export function useTimeWindow() {
   const breaks = useMemo(() => faults.map((m) => Math.floor(m.t / snap.bucketMs)), [faults, snap.bucketMs]);
   const stepBuckets = stepBucketsFor(snap.window.length, MIN_STEP_MS / snap.bucketMs);
   const plan = useMemo((): StepPlan => ({ stepBuckets, breaks }), [stepBuckets, breaks]);
-  const caption = cursor ? 'at the cursor' : selectWindowCaption(snap, timeWindow, stepBuckets);
+  // a replay's charts draw the run from its start to the cursor, not one instant
+  const caption = cursor ? 'up to the cursor' : selectWindowCaption(snap, timeWindow, stepBuckets);
   return { snap, domain, markers, plan, caption, empty: selectNothingToDraw(snap) };
 }
 

@@ -12,6 +12,8 @@ export interface SegmentCell {
   readonly phase: SegmentPhase;
   /** the client's map disagrees with the cluster for this segment */
   readonly stale: boolean;
+  /** its owner is not up (crashed, hung, or not yet rejoined): it answers nothing until a replica is promoted */
+  readonly ownerDown: boolean;
   readonly replicas: readonly number[];
 }
 
@@ -24,6 +26,7 @@ export function hasClientMap(client: ClientView | null): client is ClientView {
 export function selectSegmentCells(cluster: ClusterView | null, client: ClientView | null): SegmentCell[] {
   if (cluster === null) return [];
   const map = hasClientMap(client) ? client : null;
+  const status = new Map(cluster.nodes.map((n) => [n.id, n.status]));
   return cluster.owners.map((owner, segment) => {
     const clientOwner = map?.owners[segment] ?? -1;
     return {
@@ -32,6 +35,7 @@ export function selectSegmentCells(cluster: ClusterView | null, client: ClientVi
       clientOwner,
       phase: cluster.phases[segment] ?? 'stable',
       stale: map !== null && clientOwner !== owner,
+      ownerDown: owner >= 0 && (status.get(owner) ?? 'up') !== 'up',
       replicas: cluster.replicas[segment] ?? [],
     };
   });

@@ -183,6 +183,12 @@ describe('cluster selectors', () => {
   };
   const client: ClientView = { t: 1000, epoch: 3, owners: [0, 1, 2, 1] };
 
+  it('marks the segments whose owner is not up (they answer nothing until a replica is promoted)', () => {
+    const down: ClusterView = { ...cluster, owners: [0, 1, 1, -1] };
+    expect(selectSegmentCells(down, client).map((c) => c.ownerDown)).toEqual([false, true, true, false]);
+    expect(selectSegmentCells(cluster, client).some((c) => c.ownerDown)).toBe(false);
+  });
+
   it('marks segments where the client map disagrees with the cluster as stale', () => {
     const cells = selectSegmentCells(cluster, client);
     expect(cells.map((c) => c.stale)).toEqual([false, true, false, true]);
