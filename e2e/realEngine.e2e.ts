@@ -71,6 +71,7 @@ describe('the real engine (Redis Cluster) in the dashboard', () => {
     await d.waitForText(d.panel('Cluster'), /16,384 hash slots in 64 cells/);
     await d.waitForText(d.panel('Throughput'), /Served: healthy vs affected, per hash slot/);
     await d.waitForText(page.locator('.kpis'), /stale cells/);
+    await d.waitForText(d.panel('Invariants'), /Replicated segments stay available: not checked here/);
     const base = await d.waitForStore((s) => s.totals.lastT >= flowing.totals.lastT + 3_000, 30_000, '3 s of healthy traffic');
     expect(base.totals.opsFailed, describeState(base)).toBe(0);
 

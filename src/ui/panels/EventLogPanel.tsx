@@ -2,7 +2,8 @@ import { useMemo, useState, type UIEvent } from 'react';
 import { OUTCOMES, type Outcome } from '../../core/domain/status';
 import { EVENT_TYPES, type EventType } from '../../core/telemetry/events';
 import { LOG_CAPACITY } from '../store/layout';
-import { describeEvent, NO_LOG_FILTER, opOf, outcomeOf, selectFilteredEvents, type LogFilter } from '../store/selectors';
+import { describeEvent, keyspaceUnit, NO_LOG_FILTER, opOf, outcomeOf, selectFilteredEvents, type LogFilter } from '../store/selectors';
+import { useDashboard } from '../store/StoreContext';
 import type { LoggedEvent } from '../store/snapshot';
 import { OUTCOME_STYLE } from '../theme/statusColors';
 import { ChartFrame } from './chart/ChartFrame';
@@ -15,6 +16,7 @@ const OVERSCAN = 8;
 /** the most recent events, newest first: a virtualized list (only visible rows are rendered) */
 export function EventLogPanel() {
   const live = usePanelSnapshot().events;
+  const keyspace = useDashboard((s) => keyspaceUnit(s.cluster));
   const [frozen, setFrozen] = useState<readonly LoggedEvent[] | null>(null);
   const [filter, setFilter] = useState<LogFilter>(NO_LOG_FILTER);
   const [scrollTop, setScrollTop] = useState(0);
@@ -89,7 +91,7 @@ export function EventLogPanel() {
                 <span className={`etype ${e.type.split('.')[0] ?? ''}`}>{e.type}</span>
                 <span className="num">{opOf(e) ?? ''}</span>
                 <span style={outcome ? { color: OUTCOME_STYLE[outcome].color } : undefined}>{outcome ?? ''}</span>
-                <span className="details">{describeEvent(e)}</span>
+                <span className="details">{describeEvent(e, keyspace)}</span>
               </div>
             );
           })}

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { TelemetrySnapshot } from '../store/snapshot';
-import { inReplayWords, selectInvariantRows, type InvariantRow, type Verdict } from '../store/selectors';
+import { inReplayWords, keyspaceUnit, selectInvariantRows, type InvariantRow, type Verdict } from '../store/selectors';
+import { useDashboard } from '../store/StoreContext';
 import { ChartFrame } from './chart/ChartFrame';
 import { useTimeCursor } from './timeCursor';
 import { usePanelSnapshot } from './visibility';
@@ -33,6 +34,9 @@ export function InvariantsPanel() {
   const view = useMemo(() => invariantsView(snapshot), [snapshot]);
   const verdict = view.verdict;
   const rows = useMemo(() => (replay ? inReplayWords(view.rows) : view.rows), [replay, view]);
+  // the availability rule reads the cluster's own truth (the simulation's control plane): a real Redis Cluster does not hand it over
+  const realEngine = useDashboard((s) => keyspaceUnit(s.cluster) === 'hash slot');
+  const noAvailability = realEngine && rows.length > 0 && !rows.some((r) => r.name === 'replicatedSegmentsAvailable');
   return (
     <ChartFrame
       title="Invariants"
@@ -63,6 +67,11 @@ export function InvariantsPanel() {
           </li>
         ))}
       </ul>
+      {noAvailability ? (
+        <p className="panel-foot" data-testid="no-availability-rule">
+          Replicated segments stay available: not checked here — the rule needs the cluster&apos;s own record of replicas and promotions, which the simulation holds and a real Redis Cluster does not hand over.
+        </p>
+      ) : null}
     </ChartFrame>
   );
 }

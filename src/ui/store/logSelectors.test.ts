@@ -11,6 +11,12 @@ describe('event log lines', () => {
     expect(describeEvent({ t: 9000, type: 'topology', epoch: 7, change: 'reclaimed', node: 1, segments: [3, 4] })).toBe('reclaimed node 1, epoch 7, 2 segment(s)');
     expect(describeEvent({ t: 5000, type: 'topology', epoch: 3, change: 'promoted', node: 2, segments: [1] })).toBe('promoted node 2, epoch 3, 1 segment(s)');
   });
+
+  it('on the real engine an operation\'s segment is its hash slot, and says so', () => {
+    const start = { t: 1, type: 'op.start', op: 7, kind: 'get', key: 'k1', segment: 522, budget: 3 } as const;
+    expect(describeEvent(start)).toBe('get k1 seg 522 budget 3');
+    expect(describeEvent(start, 'hash slot')).toBe('get k1 slot 522 budget 3');
+  });
 });
 
 describe('invariant labels', () => {

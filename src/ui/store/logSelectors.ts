@@ -40,17 +40,18 @@ export function selectFilteredEvents(events: readonly LoggedEvent[], filter: Log
   return out;
 }
 
-/** one line of details for an event (its fields beyond t, type, op and outcome) */
-export function describeEvent(e: ZarisEvent): string {
+/** one line of details for an event (its fields beyond t, type, op and outcome); `keyspace`: what a segment number names (a hash slot on the real engine) */
+export function describeEvent(e: ZarisEvent, keyspace: 'segment' | 'hash slot' = 'segment'): string {
+  const seg = keyspace === 'hash slot' ? 'slot' : 'seg';
   switch (e.type) {
     case 'op.start':
-      return `${e.kind} ${e.key} seg ${e.segment}${e.cond ? ` ${JSON.stringify(e.cond)}` : ''} budget ${e.budget ?? '?'}${e.deadline != null ? ` deadline ${e.deadline.toFixed(0)} ms` : ''}`;
+      return `${e.kind} ${e.key} ${seg} ${e.segment}${e.cond ? ` ${JSON.stringify(e.cond)}` : ''} budget ${e.budget ?? '?'}${e.deadline != null ? ` deadline ${e.deadline.toFixed(0)} ms` : ''}`;
     case 'attempt.start':
       return `#${e.attempt} → node ${e.node ?? '—'} (map epoch ${e.epoch})`;
     case 'attempt.end':
       return `#${e.attempt} node ${e.node ?? '—'} ${e.latencyMs.toFixed(1)} ms`;
     case 'attempt.ask':
-      return `ASK: node ${e.node} → node ${e.to} (seg ${e.segment})`;
+      return `ASK: node ${e.node} → node ${e.to} (${seg} ${e.segment})`;
     case 'backoff':
       return `after #${e.attempt}: sleep ${e.delayMs.toFixed(0)} ms`;
     case 'refresh.request':
