@@ -1,4 +1,5 @@
 /** Small form pieces shared by the control forms. */
+import { useEffect, useRef } from 'react';
 import type { InputIssue } from '../../core/validation';
 import { describeIssue } from './formModel';
 
@@ -40,9 +41,14 @@ export function NumberField({ id, label, unit, allowed, value, onChange, invalid
 
 /** refused input: each issue names the field and the allowed values */
 export function FormErrors({ issues, what }: { issues: readonly InputIssue[]; what: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  // the sidebar scrolls on its own: bring a new refusal into view rather than leave it under the fold
+  useEffect(() => {
+    if (issues.length > 0) box.current?.scrollIntoView({ block: 'nearest' });
+  }, [issues]);
   if (issues.length === 0) return null;
   return (
-    <div className="form-errors" role="alert">
+    <div className="form-errors" role="alert" ref={box}>
       <b>{what} refused — the session keeps its previous settings:</b>
       <ul>
         {issues.map((i) => (

@@ -42,9 +42,11 @@ describe('client config form', () => {
     const r = parseClientForm(form, DEFAULT_CLIENT_CONFIG);
     expect(r.ok).toBe(false);
     const text = r.ok ? [] : r.issues.map(describeIssue);
-    expect(text).toContain('maxAttempts: maxAttempts must be ≥ 1 (allowed — Max attempts: whole number 1–1000)');
+    // every line begins with the field's name, once
+    for (const t of text) expect(t).not.toMatch(/^(\w+): \1 /);
+    expect(text).toContain('maxAttempts must be ≥ 1 (allowed — Max attempts: whole number 1–1000)');
     expect(text).toContain('backoffMillis: "fast" is not a number (allowed — Backoff step: whole ms 0–60000)');
-    expect(text.some((t) => t.startsWith('attemptTimeoutMs:') && t.includes('whole ms ≥ 1'))).toBe(true);
+    expect(text.some((t) => t.startsWith('attemptTimeoutMs') && t.includes('whole ms ≥ 1'))).toBe(true);
   });
 });
 

@@ -55,7 +55,9 @@ const ALLOWED: Readonly<Record<string, string>> = Object.fromEntries([
 /** an issue's message with the allowed values of its field appended */
 export function describeIssue(issue: InputIssue): string {
   const allowed = ALLOWED[issue.path];
-  return `${issue.path ? `${issue.path}: ` : ''}${issue.message}${allowed ? ` (allowed — ${allowed})` : ''}`;
+  // "maxAttempts must be ≥ 1" names its field already; "is required" does not
+  const named = issue.path === '' || issue.message.startsWith(`${issue.path} `);
+  return `${named ? '' : `${issue.path}: `}${issue.message}${allowed ? ` (allowed — ${allowed})` : ''}`;
 }
 
 /** text → number, or an issue naming the field */
