@@ -50,6 +50,8 @@ describe('live session recording', () => {
     expect(ops, 'operations in the replayed timeline').toBeGreaterThan(1_000);
     const identity = await replay.getByTestId('run-identity').innerText();
     expect(identity).toMatch(new RegExp(`${input.changes.length} scheduled configuration changes?`));
+    // the cursor is at the end: the settings then (maxAttempts 5 from the recorded change), not the start's 3
+    expect(identity).toMatch(/^5 attempts · /m);
     await d.screenshot('recording-replayed');
     // the cursor is at the end, after the recorded pause: the tiles read 0 and "paused", as Live did then
     const served = replay.locator('.kpis .kpi').filter({ hasText: /^ops \/ s served/ });

@@ -8,7 +8,7 @@ import { DEFAULT_CLIENT_CONFIG } from '../client/config';
 import { DEFAULT_CLUSTER_CONFIG } from '../cluster/clusterConfig';
 import { FAULT_ACTIONS } from '../telemetry/events';
 import { InputError, type InputIssue } from '../validation';
-import { loadScenario, parseScenarioText, toScenarioInput, workloadStateAt, type Scenario } from './scenario';
+import { loadScenario, parseScenarioText, toScenarioInput, scheduleAt, type Scenario } from './scenario';
 import { DEFAULT_WORKLOAD } from './workloadConfig';
 
 const BASE = { name: 'test', seed: 1, durationMs: 10_000 } as const;
@@ -268,16 +268,29 @@ describe('environment overrides (SPEC §7)', () => {
   });
 });
 
-describe('workloadStateAt', () => {
+describe('scheduleAt', () => {
+  const base = { client: DEFAULT_CLIENT_CONFIG, workload: DEFAULT_WORKLOAD };
   it('runs from 0 unless paused; a session that began paused has not started until its first resume', () => {
-    const plain = { changes: [] };
-    expect(workloadStateAt(plain, 0)).toEqual({ running: true, everStarted: true });
-    const recorded = { changes: [{ atMs: 0, paused: true }, { atMs: 500, client: { maxAttempts: 5 } }, { atMs: 1000, paused: false }, { atMs: 3000, paused: true }] };
-    expect(workloadStateAt(recorded, 0)).toEqual({ running: false, everStarted: false });
-    expect(workloadStateAt(recorded, 999)).toEqual({ running: false, everStarted: false });
-    expect(workloadStateAt(recorded, 1000)).toEqual({ running: true, everStarted: true });
-    expect(workloadStateAt(recorded, 3000)).toEqual({ running: false, everStarted: true });
+    const state = (changes: Scenario['changes'], t: number) => {
+      const { running, everStarted } = scheduleAt({ ...base, changes }, t);
+      return { running, everStarted };
+    };
+    expect(state([], 0)).toEqual({ running: true, everStarted: true });
+    const recorded = [{ atMs: 0, paused: true }, { atMs: 500, client: { maxAttempts: 5 } }, { atMs: 1000, paused: false }, { atMs: 3000, paused: true }];
+    expect(state(recorded, 0)).toEqual({ running: false, everStarted: false });
+    expect(state(recorded, 999)).toEqual({ running: false, everStarted: false });
+    expect(state(recorded, 1000)).toEqual({ running: true, everStarted: true });
+    expect(state(recorded, 3000)).toEqual({ running: false, everStarted: true });
     // paused later on: it ran before
-    expect(workloadStateAt({ changes: [{ atMs: 2000, paused: true }] }, 2500)).toEqual({ running: false, everStarted: true });
+    expect(state([{ atMs: 2000, paused: true }], 2500)).toEqual({ running: false, everStarted: true });
+  });
+
+  it('gives the client configuration and the workload in effect at the time', () => {
+    const changes = [{ atMs: 500, client: { maxAttempts: 5 } }, { atMs: 900, workload: { ratePerSec: 100 } }, { atMs: 1500, client: { bugs: { deadlineReplacesAttempts: true } } }];
+    expect(scheduleAt({ ...base, changes }, 499).client).toEqual(DEFAULT_CLIENT_CONFIG);
+    expect(scheduleAt({ ...base, changes }, 500).client.maxAttempts).toBe(5);
+    expect(scheduleAt({ ...base, changes }, 1000).workload.ratePerSec).toBe(100);
+    const late = scheduleAt({ ...base, changes }, 2000).client;
+    expect([late.maxAttempts, late.bugs.deadlineReplacesAttempts]).toEqual([5, true]);
   });
 });

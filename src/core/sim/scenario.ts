@@ -177,22 +177,30 @@ export function loadScenario(input: unknown, source = 'scenario', env: Readonly<
 }
 
 /**
- * The workload at time `t` by the schedule's `paused` changes, as the engine runs it (it runs from
- * 0 unless a change pauses it): whether it runs, and whether it ran at all before (a recorded
- * session that began paused has not started until its first `paused: false`).
+ * The run's settings at time `t` by its schedule, as the engine applies them: the client
+ * configuration and the workload in effect, whether the workload runs (it runs from 0 unless a
+ * change pauses it) and whether it ran at all before (a recorded session that began paused has
+ * not started until its first `paused: false`).
  */
-export function workloadStateAt(s: Pick<Scenario, 'changes'>, t: number): { readonly running: boolean; readonly everStarted: boolean } {
+export function scheduleAt(
+  s: Pick<Scenario, 'changes' | 'client' | 'workload'>,
+  t: number,
+): { readonly running: boolean; readonly everStarted: boolean; readonly client: ClientConfig; readonly workload: WorkloadConfig } {
   let running = true;
   let everStarted = false;
   let since = 0;
+  let client = s.client;
+  let workload = s.workload;
   for (const c of s.changes) {
     if (c.atMs > t) break;
+    if (c.client !== undefined) client = mergeClientConfig(client, c.client);
+    if (c.workload !== undefined) workload = mergeWorkload(workload, c.workload);
     if (c.paused === undefined) continue;
     if (running && c.atMs > since) everStarted = true;
     running = !c.paused;
     since = c.atMs;
   }
-  return { running, everStarted: everStarted || running };
+  return { running, everStarted: everStarted || running, client, workload };
 }
 
 /** the client configurations a run goes through: the scenario's, then one per scheduled client change */

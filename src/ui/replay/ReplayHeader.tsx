@@ -25,7 +25,7 @@ function Verdict({ label, line, testId }: { label: string; line: VerdictLine; te
 
 export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
   const { run, info, budget, frameCursorMs, lastSeekMs, computeMs } = useStore(ctl.ui, useShallow((s) => ({ run: s.run, info: s.info, budget: s.budget, frameCursorMs: s.frameCursorMs, lastSeekMs: s.lastSeekMs, computeMs: s.frameComputeMs })));
-  const { snap, workload } = useDashboard(useShallow((s) => ({ snap: s.snapshot, workload: s.workload })));
+  const { snap, workload, clientConfig } = useDashboard(useShallow((s) => ({ snap: s.snapshot, workload: s.workload, clientConfig: s.clientConfig })));
   const atCursor = useMemo(() => cursorVerdict(snap.invariants, budget), [snap, budget]);
   const whole = useMemo(() => runVerdict(info?.wholeRun ?? null), [info]);
   // the panels' time: the verdict is read from the same frame
@@ -38,7 +38,8 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
       </div>
       {run ? (
         <RunIdentityBlock
-          identity={run.identity}
+          // a run with a schedule shows the settings in effect at the cursor (the store follows them)
+          identity={run.scenario && run.scenario.changes.length > 0 ? { ...run.identity, client: clientConfig } : run.identity}
           {...(run.scenario ? { extra: withSchedule(selectWorkloadSummary(workload), run.scenario.changes.length) } : {})}
           badges={
             <span className="verdicts" data-testid="replay-verdict">
@@ -62,5 +63,5 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
 
 /** the workload line, plus how many scheduled configuration changes the run goes through */
 function withSchedule(workload: string, changes: number): string {
-  return changes === 0 ? workload : `${workload} · ${changes} scheduled configuration change${changes === 1 ? '' : 's'} (settings as at the start; bug toggles on at any time)`;
+  return changes === 0 ? workload : `${workload} · ${changes} scheduled configuration change${changes === 1 ? '' : 's'} (settings and toggles as at the cursor)`;
 }

@@ -68,10 +68,10 @@ describe('replay controller', () => {
     expect({ ...store.getState().snapshot, version: 0 }).toEqual({ ...freshAt(s, s.durationMs).snapshot, version: 0 });
   });
 
-  it('the tiles follow the workload as recorded at the cursor: not started, running, paused', async () => {
+  it('the tiles and settings follow the schedule as recorded at the cursor: not started, running, paused, maxAttempts 3 then 5', async () => {
     const { store, ctl, later } = setup();
     // a recorded session: it began paused, was started at 1 s and paused at 3 s
-    const s = loadScenario({ ...shortenedPreset('failover', 4000, 0.2), changes: [{ atMs: 0, paused: true }, { atMs: 1000, paused: false }, { atMs: 3000, paused: true }] }, 'recorded');
+    const s = loadScenario({ ...shortenedPreset('failover', 4000, 0.2), changes: [{ atMs: 0, paused: true }, { atMs: 1000, paused: false }, { atMs: 2000, client: { maxAttempts: 5 } }, { atMs: 3000, paused: true }] }, 'recorded');
     await ctl.loadScenario(s, 'a recording', null);
     const at = async (t: number) => {
       later();
@@ -79,11 +79,13 @@ describe('replay controller', () => {
       ctl.flushFrame();
       const st = store.getState();
       const tiles = kpisOf(st);
-      return { running: st.running, everStarted: st.everStarted, served: tiles.find((k) => k.label === 'ops / s served') };
+      return { running: st.running, everStarted: st.everStarted, maxAttempts: st.clientConfig.maxAttempts, served: tiles.find((k) => k.label === 'ops / s served') };
     };
-    expect(await at(500)).toMatchObject({ running: false, everStarted: false, served: { value: '0', caption: 'real answers · not started' } });
+    expect(await at(500)).toMatchObject({ running: false, everStarted: false, maxAttempts: 3, served: { value: '0', caption: 'real answers · not started' } });
+    expect(await at(1500)).toMatchObject({ running: true, maxAttempts: 3 });
+    // the scheduled change at 2 s: the budget the panels draw follows the cursor
     const running = await at(2500);
-    expect(running).toMatchObject({ running: true, everStarted: true });
+    expect(running).toMatchObject({ running: true, everStarted: true, maxAttempts: 5 });
     expect(Number(running.served?.value.replace(/k$/, '')), 'operations served in the second before 2.5 s').toBeGreaterThan(0);
     // after the pause: 0, "paused" — not the last second before it, labelled "last 1 s"
     expect(await at(3900)).toMatchObject({ running: false, everStarted: true, served: { value: '0', caption: 'real answers · paused' } });

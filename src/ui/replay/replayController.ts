@@ -6,7 +6,7 @@
  * are shown and never replace the current run.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { loadScenario, parseScenarioText, workloadStateAt, type Scenario } from '../../core/sim/scenario';
+import { loadScenario, parseScenarioText, scheduleAt, type Scenario } from '../../core/sim/scenario';
 import { assertNdjsonSize, NDJSON_MAX_BYTES, parseNdjson } from '../../core/telemetry/eventSchema';
 import type { ZarisEvent } from '../../core/telemetry/events';
 import type { ReplayListener, ReplaySession, ReplayStatus, RunInfo, SeekFrame } from '../bridge/replaySession';
@@ -192,9 +192,14 @@ export class ReplayController {
     this.pending = null;
     this.dashboard.getState().showFrame(f.snapshot, f.faults, f.clusterView, f.clientView);
     this.dashboard.getState().setWriteAudit(f.writeAudit);
-    // the workload as recorded at the cursor: after a recorded pause the tiles read "paused", as Live did
+    // the settings as recorded at the cursor: after a recorded pause the tiles read "paused", as Live did, and
+    // a scheduled client change (maxAttempts 3 → 5) moves the budget lines and the header with the cursor
     const scenario = this.ui.getState().run?.scenario ?? null;
-    this.dashboard.setState(scenario !== null ? workloadStateAt(scenario, f.cursorMs) : { running: true, everStarted: true });
+    if (scenario === null) this.dashboard.setState({ running: true, everStarted: true });
+    else {
+      const at = scheduleAt(scenario, f.cursorMs);
+      this.dashboard.setState({ running: at.running, everStarted: at.everStarted, clientConfig: at.client, workload: at.workload });
+    }
     this.ui.setState({ budget: f.budget, frameCursorMs: f.cursorMs });
     if (this.seekStartedAt !== null) this.ui.setState({ lastSeekMs: this.now() - this.seekStartedAt });
     this.seekStartedAt = null;
