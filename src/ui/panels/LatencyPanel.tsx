@@ -15,7 +15,7 @@ export function LatencyPanel() {
     <ChartFrame
       title="Latency"
       units={`ms (log scale) · ${caption}`}
-      hint="Operation latency from start to end (all attempts, refresh waits and backoff included), per chart step, from per-bucket log histograms (±10 %)."
+      hint="Operation latency from start to end (all attempts, refresh waits and backoff included) of the operations that ended in each chart step, from per-bucket log histograms (±10 %). Operations still in flight are not in it: in a storm the stalled ones are its true tail (see stalled > 1 s); a step where none ended has no point."
       legend={SERIES}
       empty={empty}
     >
