@@ -160,7 +160,7 @@ describe('ambiguous writes known before each fault (the cards\' spans)', () => {
     ambiguousAt(2, 200);
     a.emit({ t: 200, type: 'fault', action: 'failover', node: 1, segments: [] });
     ambiguousAt(3, 300);
-    expect(a.view().knownBefore).toEqual([{ t: 200, count: 1, exact: true }]);
+    expect(a.view().knownBefore).toEqual([{ t: 200, count: 1, byCase: { appliedReportedFailed: 1, appliedTwice: 0, ownConflict: 0 }, exact: true }]);
     // not in the run summary
     expect(a.report().knownBefore).toBeUndefined();
   });
@@ -176,9 +176,9 @@ describe('ambiguous writes known before each fault (the cards\' spans)', () => {
     a.onApply(3);
     a.opEnd(at(210, end(3, timeout))); // ended after the fault's time, found before the mark arrived
     a.mark(200);
-    expect(a.view().knownBefore).toEqual([{ t: 200, count: 1, exact: true }]);
+    expect(a.view().knownBefore).toEqual([{ t: 200, count: 1, byCase: { appliedReportedFailed: 1, appliedTwice: 0, ownConflict: 0 }, exact: true }]);
     a.onApply(2); // the write that ended at 150 landed late: known before the fault
-    expect(a.view().knownBefore).toEqual([{ t: 200, count: 2, exact: true }]);
+    expect(a.view().knownBefore).toEqual([{ t: 200, count: 2, byCase: { appliedReportedFailed: 2, appliedTwice: 0, ownConflict: 0 }, exact: true }]);
   });
 
   it('is a lower bound, said so, when more writes were found since the time than the ring of the latest holds', () => {
@@ -191,7 +191,7 @@ describe('ambiguous writes known before each fault (the cards\' spans)', () => {
     a.mark(500); // every write ended after 500, but the oldest found fell out of the ring
     expect(a.view().knownBefore?.[0]?.exact).toBe(false);
     a.mark(2_050); // the writes that ended at or after 2,050 are all still in the ring
-    expect(a.view().knownBefore?.[1]).toEqual({ t: 2_050, count: 1_049, exact: true });
+    expect(a.view().knownBefore?.[1]).toEqual({ t: 2_050, count: 1_049, byCase: { appliedReportedFailed: 1_049, appliedTwice: 0, ownConflict: 0 }, exact: true });
   });
 });
 

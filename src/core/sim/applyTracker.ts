@@ -79,6 +79,8 @@ export interface WriteAuditReport {
 export interface KnownBefore {
   readonly t: number;
   readonly count: number;
+  /** the same by case */
+  readonly byCase: Readonly<Record<AmbiguousCase, number>>;
   readonly exact: boolean;
 }
 
@@ -212,12 +214,13 @@ export class ApplyTracker implements OpEventSink {
   private lateAppliesUnmatched = 0;
   private audited = 0;
   private readonly list: AmbiguousWrite[] = [];
-  /** ring of the op-end times of the latest writes found ambiguous, in the order found */
+  /** ring of the op-end times of the latest writes found ambiguous, in the order found, and their cases */
   private readonly recentT = new Float64Array(RECENT_KNOWN);
+  private readonly recentCase = new Int8Array(RECENT_KNOWN);
   private found = 0;
   /** the latest op-end time that fell out of the ring */
   private evictedMaxT = -Infinity;
-  private readonly marks: { t: number; count: number; exact: boolean }[] = [];
+  private readonly marks: { t: number; count: number; byCase: Record<AmbiguousCase, number>; exact: boolean }[] = [];
 
   constructor() {
     this.writes.grow(this.inFlight.capacity);
@@ -257,15 +260,15 @@ export class ApplyTracker implements OpEventSink {
    * `t` (a late apply) are added as they are found.
    */
   mark(t: number): void {
-    let after = 0;
+    const byCase = { ...this.byCase };
     const n = Math.min(this.found, RECENT_KNOWN);
-    for (let k = 0; k < n; k++) if ((this.recentT[k] as number) >= t) after++;
-    this.marks.push({ t, count: this.totalAmbiguous() - after, exact: this.evictedMaxT < t });
+    for (let k = 0; k < n; k++) if ((this.recentT[k] as number) >= t) byCase[AMBIGUOUS_CASES[this.recentCase[k] as number] as AmbiguousCase]--;
+    this.marks.push({ t, count: byCase.appliedReportedFailed + byCase.appliedTwice + byCase.ownConflict, byCase, exact: this.evictedMaxT < t });
   }
 
   /** {@link report} and the marks: what the dashboard shows */
   view(): WriteAuditReport {
-    return { ...this.report(), knownBefore: this.marks.map((m) => ({ ...m })) };
+    return { ...this.report(), knownBefore: this.marks.map((m) => ({ ...m, byCase: { ...m.byCase } })) };
   }
 
   /** marks set so far (a view is stale when this changed) */
@@ -337,13 +340,18 @@ export class ApplyTracker implements OpEventSink {
     };
   }
 
-  /** a write ended at `t` was just found ambiguous: the ring of the latest, and every mark after `t` */
-  private noteFound(t: number): void {
+  /** a write ended at `t` was just found ambiguous (case `c`): the ring of the latest, and every mark after `t` */
+  private noteFound(t: number, c: AmbiguousCase): void {
     const k = this.found % RECENT_KNOWN;
     if (this.found >= RECENT_KNOWN) this.evictedMaxT = Math.max(this.evictedMaxT, this.recentT[k] as number);
     this.recentT[k] = t;
+    this.recentCase[k] = AMBIGUOUS_CASES.indexOf(c);
     this.found++;
-    for (const m of this.marks) if (m.t > t) m.count++;
+    for (const m of this.marks) {
+      if (m.t <= t) continue;
+      m.count++;
+      m.byCase[c]++;
+    }
   }
 
   private countDuplicate(op: number, extra: number): void {
@@ -370,7 +378,7 @@ export class ApplyTracker implements OpEventSink {
     const guard = GUARDS[code & 3] as WriteGuard;
     this.byCase[c]++;
     this.byGuard[guard]++;
-    this.noteFound(w.t[i] as number);
+    this.noteFound(w.t[i] as number, c);
     if (this.list.length < MAX_LISTED) {
       w.listed[i] = this.list.length;
       this.list.push({

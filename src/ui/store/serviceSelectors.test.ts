@@ -10,7 +10,7 @@ import { headlineKpis, tilePercent } from '../KpiStrip';
 import { createDashboardStore } from './dashboardStore';
 import { ambiguousDuring, selectEvidenceCards, selectHeadline, selectNothingToDraw, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
 import { steadyOps } from './testEvents';
-import { ApplyTracker, classifyWrite, MAX_LISTED } from '../../core/sim/applyTracker';
+import { ApplyTracker, classifyWrite, MAX_LISTED, type AmbiguousCase } from '../../core/sim/applyTracker';
 import { newOpEnd, newOpStart } from '../../core/telemetry/events';
 import { KvStatus, TransportErrorCode } from '../../core/domain/status';
 import { Rng } from '../../core/rng';
@@ -213,12 +213,26 @@ describe('ambiguous writes on the fault cards', () => {
     const audit = auditOf([5_500, 6_000, 21_000]);
     const cards = selectEvidenceCards([evidence({ id: 1, action: 'lostAck', t: 5_000 }), evidence({ id: 2, t: 20_000 })], [], { poolSize: 2048, nowMs: 25_000 }, audit);
     const lostAck = cards.find((c) => c.id === 1);
-    expect(lostAck?.facts).toContain('2 ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)');
+    expect(lostAck?.facts).toContain('2 ambiguous writes, applied but the caller could not know: 2 applied but reported failed (listed in Ambiguous writes)');
     expect(lostAck?.severity).not.toBe('ok');
-    expect(cards.find((c) => c.id === 2)?.facts).toContain('1 ambiguous write: applied, but the caller could not know (listed in Ambiguous writes)');
+    expect(cards.find((c) => c.id === 2)?.facts).toContain('1 ambiguous write, applied but the caller could not know: 1 applied but reported failed (listed in Ambiguous writes)');
     // none in its span: no such fact
     expect(selectEvidenceCards([evidence({ t: 22_000 })], [], { poolSize: 2048, nowMs: 25_000 }, audit)[0]?.facts.some((f) => f.includes('ambiguous'))).toBe(false);
     expect(selectEvidenceCards([evidence()], [], { poolSize: 2048, nowMs: 25_000 })[0]?.facts.some((f) => f.includes('ambiguous'))).toBe(false);
+  });
+
+  it('a card names its writes by case, in the panel\'s words', () => {
+    const a = new ApplyTracker();
+    const write = (op: number, applies: number, status: 'Ok' | 'Conflict') => {
+      a.opStart({ ...newOpStart(), t: 5_100, op, kind: 'put', key: `k${op}` });
+      for (let i = 0; i < applies; i++) a.onApply(op);
+      a.opEnd({ ...newOpEnd(), t: 5_200, op, status: status === 'Ok' ? KvStatus.Ok : KvStatus.Conflict, attempts: 2, latencyMs: 100, reason: status === 'Ok' ? 'success' : 'realAnswer' });
+    };
+    write(1, 2, 'Ok');
+    write(2, 2, 'Ok');
+    write(3, 1, 'Conflict');
+    const card = selectEvidenceCards([evidence({ t: 5_000 })], [], { poolSize: 2048, nowMs: 6_000 }, a.view())[0];
+    expect(card?.facts).toContain('3 ambiguous writes, applied but the caller could not know: 2 applied twice, 1 Conflict from its own attempt (listed in Ambiguous writes)');
   });
 
   it('counts exactly where the list reaches or the span runs to the end, and gives a lower bound elsewhere', () => {
@@ -226,16 +240,16 @@ describe('ambiguous writes on the fault cards', () => {
     const audit = auditOf(Array.from({ length: MAX_LISTED + 5 }, (_, i) => 5_100 + i));
     const total = MAX_LISTED + 5;
     // the last fault's span runs to the end: the total less the writes known before it
-    expect(ambiguousDuring(audit, 5_000, Infinity)).toEqual({ count: total, atLeast: false, total });
-    expect(ambiguousDuring(audit, 5_120, Infinity)).toEqual({ count: total - 20, atLeast: false, total });
+    expect(ambiguousDuring(audit, 5_000, Infinity)).toEqual({ count: total, atLeast: false, total, byCase: { appliedReportedFailed: total, appliedTwice: 0, ownConflict: 0 } });
+    expect(ambiguousDuring(audit, 5_120, Infinity)).toEqual({ count: total - 20, atLeast: false, total, byCase: { appliedReportedFailed: total - 20, appliedTwice: 0, ownConflict: 0 } });
     // a span that ends before the list does is exact
-    expect(ambiguousDuring(audit, 5_000, 5_110)).toEqual({ count: 10, atLeast: false, total });
+    expect(ambiguousDuring(audit, 5_000, 5_110)).toEqual({ count: 10, atLeast: false, total, byCase: { appliedReportedFailed: 10, appliedTwice: 0, ownConflict: 0 } });
     // a span that ends past the list (a later fault at 5.152 s): the listed ones are a lower bound
-    expect(ambiguousDuring(audit, 5_000, 5_152)).toEqual({ count: MAX_LISTED, atLeast: true, total });
-    expect(ambiguousDuring(audit, 5_150, 5_160)).toEqual({ count: 0, atLeast: true, total });
+    expect(ambiguousDuring(audit, 5_000, 5_152)).toEqual({ count: MAX_LISTED, atLeast: true, total, byCase: null });
+    expect(ambiguousDuring(audit, 5_150, 5_160)).toEqual({ count: 0, atLeast: true, total, byCase: null });
     // the only fault's card names them all; an earlier fault's card gives the bound with the session's total beside it
     expect(selectEvidenceCards([evidence({ t: 5_000 })], [], { poolSize: 2048, nowMs: 25_000 }, audit)[0]?.facts).toContain(
-      `${total} ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)`,
+      `${total} ambiguous writes, applied but the caller could not know: ${total} applied but reported failed (listed in Ambiguous writes)`,
     );
     const two = selectEvidenceCards([evidence({ id: 1, t: 5_000 }), evidence({ id: 2, t: 5_152 })], [], { poolSize: 2048, nowMs: 25_000 }, audit);
     expect(two.find((c) => c.id === 1)?.facts).toContain(`at least ${MAX_LISTED} of the session's ${total} ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)`);
@@ -250,6 +264,14 @@ describe('fault cards on random audit streams', () => {
       const endT = new Map<number, number>();
       const applies = new Map<number, number>();
       const outcome = new Map<number, 'Ok' | 'Timeout'>();
+      // each write counts under its first matching case (a late apply can make an ended write ambiguous, never change its case)
+      const caseOf = new Map<number, AmbiguousCase>();
+      const classifyEnded = (op: number) => {
+        const o = outcome.get(op);
+        if (o === undefined || caseOf.has(op)) return;
+        const c = classifyWrite(applies.get(op) ?? 0, o === 'Ok' ? KvStatus.Ok : TransportErrorCode.Timeout);
+        if (c !== null) caseOf.set(op, c);
+      };
       const open: number[] = [];
       const faults: number[] = [];
       let next = 1;
@@ -266,11 +288,13 @@ describe('fault cards on random audit streams', () => {
           a.opEnd({ ...newOpEnd(), t, op, ...(o === 'Ok' ? { status: KvStatus.Ok } : { status: undefined, error: TransportErrorCode.Timeout }), attempts: 2, latencyMs: 5, reason: o === 'Ok' ? 'success' : 'attemptsExhausted' });
           endT.set(op, t);
           outcome.set(op, o);
+          classifyEnded(op);
         } else if (r < 0.97 && next > 1) {
           // an apply: in flight, or late (its op ended)
           const op = rng.int(Math.max(1, next - 60), next - 1);
           a.onApply(op);
           applies.set(op, (applies.get(op) ?? 0) + 1);
+          classifyEnded(op);
         } else if (rng.next() < 0.5) {
           a.emit({ t, type: 'fault', action: 'failover', node: 1, segments: [] });
           faults.push(t);
@@ -283,14 +307,17 @@ describe('fault cards on random audit streams', () => {
           }
         }
       }
-      const ambiguous = [...endT].filter(([op]) => classifyWrite(applies.get(op) ?? 0, outcome.get(op) === 'Ok' ? KvStatus.Ok : TransportErrorCode.Timeout) !== null).map(([, t]) => t);
+      const found = [...caseOf].map(([op, c]) => ({ t: endT.get(op) as number, c }));
+      const ambiguous = found.map((w) => w.t);
       const view = a.view();
       expect(view.ambiguous.total, `seed ${seed}`).toBe(ambiguous.length);
       expect(view.ambiguous.total, `seed ${seed}: the list is capped, so the marks do the work`).toBeGreaterThan(MAX_LISTED);
       faults.forEach((f, i) => {
         const to = faults[i + 1] ?? Infinity;
-        const truth = ambiguous.filter((t) => t >= f && t < to).length;
-        expect(ambiguousDuring(view, f, to), `seed ${seed}, fault at ${f}`).toEqual({ count: truth, atLeast: false, total: ambiguous.length });
+        const inSpan = found.filter((w) => w.t >= f && w.t < to);
+        const byCase = { appliedReportedFailed: 0, appliedTwice: 0, ownConflict: 0 };
+        for (const w of inSpan) byCase[w.c]++;
+        expect(ambiguousDuring(view, f, to), `seed ${seed}, fault at ${f}`).toEqual({ count: inSpan.length, atLeast: false, total: ambiguous.length, byCase });
       });
     }
   });

@@ -8,7 +8,7 @@ import { STALL_THRESHOLD_MS } from '../../core/domain/service';
 import type { FaultAction } from '../../core/telemetry/events';
 import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
-import type { AmbiguousWrite, WriteAuditReport } from '../../core/sim/applyTracker';
+import { AMBIGUOUS_CASES, type AmbiguousCase, type AmbiguousWrite, type WriteAuditReport } from '../../core/sim/applyTracker';
 import { formatCount, formatLatency, formatRate, formatSeconds } from './numberFormat';
 import { HEADLINE_WINDOW_LABEL, type Headline } from './summarySelectors';
 
@@ -174,8 +174,9 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   // "0 failed" is not "no harm": a write applied but answered failed, or applied twice, is the caller's to resolve
   const amb = ambiguous !== null && ambiguous.count > 0 ? ambiguous : null;
   if (amb !== null) {
-    const n = amb.atLeast ? `at least ${formatCount(amb.count)} of the session's ${formatCount(amb.total)}` : formatCount(amb.count);
-    facts.push(`${n} ambiguous write${amb.count === 1 && !amb.atLeast ? '' : 's'}: applied, but the caller could not know (listed in Ambiguous writes)`);
+    // every case was applied; the case says how the caller's answer hid it
+    if (amb.byCase === null) facts.push(`at least ${formatCount(amb.count)} of the session's ${formatCount(amb.total)} ambiguous writes: applied, but the caller could not know (listed in Ambiguous writes)`);
+    else facts.push(`${formatCount(amb.count)} ambiguous write${amb.count === 1 ? '' : 's'}, applied but the caller could not know: ${ambiguousCases(amb.byCase)} (listed in Ambiguous writes)`);
   }
   if (facts.length === 0) facts.push('no operation affected');
   const starved = poolSize > 0 && stalledPeak >= STARVED_POOL_SHARE * poolSize;
@@ -201,6 +202,8 @@ export interface AmbiguousCount {
   readonly atLeast: boolean;
   /** the session's ambiguous writes in all */
   readonly total: number;
+  /** the span's writes by case, where its count is exact (null for a lower bound) */
+  readonly byCase: Readonly<Record<AmbiguousCase, number>> | null;
 }
 
 /**
@@ -217,21 +220,36 @@ export function ambiguousDuring(audit: WriteAuditReport, from: number, to: numbe
   const list = a0.list;
   const complete = a0.total <= list.length;
   const lastListed = list.length > 0 ? (list[list.length - 1] as AmbiguousWrite).t : -Infinity;
-  const knownBefore = (x: number): number | null => {
-    if (x === Infinity) return a0.total;
+  const knownBefore = (x: number): Readonly<Record<AmbiguousCase, number>> | null => {
+    if (x === Infinity) return a0.byCase;
     const mark = audit.knownBefore?.find((m) => m.t === x && m.exact);
-    if (mark !== undefined) return mark.count;
+    if (mark !== undefined) return mark.byCase;
     if (!complete && x > lastListed) return null;
-    let n = 0;
-    for (const w of list) if (w.t < x) n++;
+    const n = { appliedReportedFailed: 0, appliedTwice: 0, ownConflict: 0 };
+    for (const w of list) if (w.t < x) n[w.case]++;
     return n;
   };
   const a = knownBefore(from);
   const b = knownBefore(to);
-  if (a !== null && b !== null) return { count: b - a, atLeast: false, total: a0.total };
+  if (a !== null && b !== null) {
+    const byCase = Object.fromEntries(AMBIGUOUS_CASES.map((c) => [c, b[c] - a[c]])) as Record<AmbiguousCase, number>;
+    return { count: AMBIGUOUS_CASES.reduce((n, c) => n + byCase[c], 0), atLeast: false, total: a0.total, byCase };
+  }
   let listed = 0;
   for (const w of list) if (w.t >= from && w.t < to) listed++;
-  return { count: listed, atLeast: true, total: a0.total };
+  return { count: listed, atLeast: true, total: a0.total, byCase: null };
+}
+
+/** "282 applied twice, 62 Conflict from their own attempt" (the cases with writes, the panel's words) */
+function ambiguousCases(byCase: Readonly<Record<AmbiguousCase, number>>): string {
+  const words: Readonly<Record<AmbiguousCase, (n: number) => string>> = {
+    appliedReportedFailed: () => 'applied but reported failed',
+    appliedTwice: () => 'applied twice',
+    ownConflict: (n) => `Conflict from ${n === 1 ? 'its' : 'their'} own attempt`,
+  };
+  return AMBIGUOUS_CASES.filter((c) => byCase[c] > 0)
+    .map((c) => `${formatCount(byCase[c])} ${words[c](byCase[c])}`)
+    .join(', ');
 }
 
 /**
