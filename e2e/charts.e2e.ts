@@ -223,8 +223,9 @@ describe('charts are true to time', () => {
     const split = r.charts.filter((c) => c.panel === 'throughput')[1] as ChartRead;
     expect(split.curves).toHaveLength(2);
     const splitRows = selectThroughputSplit(snap, plan);
-    checkSeries(split, vertices(split.curves[0] as string), splitRows, (row) => row.healthy as number | null, faultT, 'throughput per segment, healthy');
-    const affected = vertices(split.curves[1] as string);
+    // drawn affected first, healthy on top (SPLIT_SERIES)
+    checkSeries(split, vertices(split.curves[1] as string), splitRows, (row) => row.healthy as number | null, faultT, 'throughput per segment, healthy');
+    const affected = vertices(split.curves[0] as string);
     const { xOf } = mapping(split);
     const faultBucketX = xOf((Math.floor(faultT / BUCKET_MS) * BUCKET_MS) / 1000);
     expect(splitRows.filter((row) => row.t * 1000 < Math.floor(faultT / BUCKET_MS) * BUCKET_MS).every((row) => row.affected === null), 'no affected value before the fault').toBe(true);

@@ -10,15 +10,12 @@ import { TimeChart, type TimeSeries } from '../panels/chart/TimeChart';
 import type { FaultMarker } from '../store/snapshot';
 import { PHASE_STYLE, SPLIT_STYLE } from '../theme/statusColors';
 import { overlayRows, sharedMax, sideRows } from './seriesRows';
+import { SPLIT_SERIES } from '../panels/splitSeries';
 
 /** side colours (distinct from the status palette: they name runs, not outcomes) */
 export const SIDE_COLOR = { a: '#38bdf8', b: '#f472b6' } as const;
 
 const PARKED: TimeSeries[] = (['attempt', 'refreshWait', 'backoff'] as const).map((k) => ({ key: k, ...PHASE_STYLE[k], kind: 'area', stack: 'p' }));
-const SPLIT: TimeSeries[] = [
-  { key: 'healthy', ...SPLIT_STYLE.healthy, kind: 'line' },
-  { key: 'affected', ...SPLIT_STYLE.affected, kind: 'line' },
-];
 
 function markersOf(s: RunSummary): (FaultMarker & { sec: number })[] {
   return s.faults.map((f) => ({ t: f.atMs, sec: f.atMs / 1000, action: f.action, node: f.node ?? -1, segments: 0 }));
@@ -52,10 +49,10 @@ export function SideCharts({ a, b, labelA, labelB, cursorSec = null }: { a: RunS
           <TimeChart rows={rb.parked} series={PARKED} domain={domain} markers={markers} unit="ops" height={190} cursor={cursorSec} yMax={parkedMax} />
         </SubChart>
         <SubChart title="A · healthy vs affected, per segment" units="ops/s per segment">
-          <TimeChart rows={ra.split} series={SPLIT} domain={domain} markers={markers} unit="ops/s per segment" height={190} cursor={cursorSec} yMax={splitMax} />
+          <TimeChart rows={ra.split} series={SPLIT_SERIES} domain={domain} markers={markers} unit="ops/s per segment" height={190} cursor={cursorSec} yMax={splitMax} />
         </SubChart>
         <SubChart title="B · healthy vs affected, per segment" units="ops/s per segment">
-          <TimeChart rows={rb.split} series={SPLIT} domain={domain} markers={markers} unit="ops/s per segment" height={190} cursor={cursorSec} yMax={splitMax} />
+          <TimeChart rows={rb.split} series={SPLIT_SERIES} domain={domain} markers={markers} unit="ops/s per segment" height={190} cursor={cursorSec} yMax={splitMax} />
         </SubChart>
       </div>
     </div>

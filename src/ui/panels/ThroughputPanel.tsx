@@ -3,13 +3,9 @@ import { keyspaceUnit, selectThroughputByOutcome, selectThroughputSplit } from '
 import { useDashboard } from '../store/StoreContext';
 import { OUTCOME_STYLE, SPLIT_STYLE } from '../theme/statusColors';
 import { ChartFrame, SubChart } from './chart/ChartFrame';
-import { TimeChart, type TimeSeries } from './chart/TimeChart';
+import { TimeChart } from './chart/TimeChart';
 import { outcomeSeries, useTimeWindow } from './useTimeWindow';
-
-const SPLIT: TimeSeries[] = [
-  { key: 'healthy', ...SPLIT_STYLE.healthy, kind: 'line' },
-  { key: 'affected', ...SPLIT_STYLE.affected, kind: 'line' },
-];
+import { SPLIT_SERIES } from './splitSeries';
 
 /** operations completed per second by final outcome, and healthy vs fault-affected segments */
 export function ThroughputPanel() {
@@ -32,7 +28,7 @@ export function ThroughputPanel() {
           <TimeChart rows={byOutcome.rows} series={series} domain={domain} markers={markers} unit="ops/s" />
         </SubChart>
         <SubChart title={`Served: healthy vs affected, per ${unit}`} units={`ops/s per ${unit}`}>
-          <TimeChart rows={split} series={SPLIT} domain={domain} markers={markers} unit={`ops/s per ${unit}`} />
+          <TimeChart rows={split} series={SPLIT_SERIES} domain={domain} markers={markers} unit={`ops/s per ${unit}`} />
         </SubChart>
       </div>
     </ChartFrame>
