@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { formatCount } from '../store/numberFormat';
-import { selectAttemptsPerOp, selectBackoffByOutcome, selectEndReasons, selectOverBudgetOps, selectRetryRate } from '../store/selectors';
+import { selectAttemptsPerOp, selectBackoffByOutcome, selectEndReasons, selectOverBudgetOps, selectRejectedArrivals, selectRetryRate } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { END_REASON_STYLE, OUTCOME_STYLE } from '../theme/statusColors';
 import { BarList, type BarItem } from './chart/BarList';
@@ -12,6 +12,7 @@ import { useTimeWindow } from './useTimeWindow';
 const RETRIES: TimeSeries[] = [{ key: 'retries', label: 'retries (attempts after the first)', color: '#77AADD', kind: 'area' }];
 const WITHIN = '#77AADD';
 const OVER = '#EE6677';
+const REJECTED_COLOR = '#CC3311';
 
 /** how hard the client retries, how long it sleeps and why operations end */
 export function RetriesPanel() {
@@ -42,10 +43,12 @@ export function RetriesPanel() {
       })),
     [snap],
   );
-  const reasons = useMemo(
-    (): BarItem[] => selectEndReasons(snap).map((r) => ({ key: r.reason, label: END_REASON_STYLE[r.reason].label, value: r.ops, color: END_REASON_STYLE[r.reason].color })),
-    [snap],
-  );
+  const reasons = useMemo((): BarItem[] => {
+    const ended = selectEndReasons(snap).map((r): BarItem => ({ key: r.reason, label: END_REASON_STYLE[r.reason].label, value: r.ops, color: END_REASON_STYLE[r.reason].color }));
+    // demand that never became an operation: without it a storm's "0 failed" would read as no harm
+    const rejected = selectRejectedArrivals(snap);
+    return rejected > 0 ? [...ended, { key: 'rejected', label: 'turned away (pool full, never started)', value: rejected, color: REJECTED_COLOR }] : ended;
+  }, [snap]);
   return (
     <ChartFrame
       title="Retries"

@@ -285,6 +285,11 @@ export function selectEndReasons(snap: TelemetrySnapshot): { reason: EndReason; 
   return END_REASONS.map((reason, k) => ({ reason, ops: windowTotal(snap.window, 'endReasons', k) }));
 }
 
+/** arrivals the application turned away over the window (the request pool was full: they never became operations) */
+export function selectRejectedArrivals(snap: TelemetrySnapshot): number {
+  return windowTotal(snap.window, 'rejected', 0);
+}
+
 /** fault markers inside the chart window, t in seconds */
 export function selectFaultMarkers(markers: readonly FaultMarker[], snap: TelemetrySnapshot): (FaultMarker & { readonly sec: number })[] {
   const [start, end] = selectTimeDomain(snap);

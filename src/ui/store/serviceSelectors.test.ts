@@ -8,7 +8,7 @@ import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
 import { describeScenarioChange, keepBugToggles } from '../controls/scenarioChange';
 import { headlineKpis, tilePercent } from '../KpiStrip';
 import { createDashboardStore } from './dashboardStore';
-import { ambiguousDuring, selectEvidenceCards, selectHeadline, selectNothingToDraw, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
+import { ambiguousDuring, selectEndReasons, selectEvidenceCards, selectRejectedArrivals, selectHeadline, selectNothingToDraw, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
 import { steadyOps } from './testEvents';
 import { ApplyTracker, classifyWrite, MAX_LISTED, type AmbiguousCase } from '../../core/sim/applyTracker';
 import { newOpEnd, newOpStart } from '../../core/telemetry/events';
@@ -179,6 +179,15 @@ describe('what you are seeing', () => {
     expect(older?.facts).toContain('up to 3 ops stalled > 1 s (pool 2,048)');
     expect(older?.facts).toContain('381 ops hit, 0 failed');
     expect(older?.status).toBe('until the next fault · 1.9 s');
+  });
+});
+
+describe('why operations ended', () => {
+  it('counts the arrivals turned away beside the operations that ended (they never became operations)', () => {
+    const events: ZarisEvent[] = [...steadyOps(20, 100, 10, 1), { t: 250, type: 'arrival.rejected', inFlight: 2048 }, { t: 260, type: 'arrival.rejected', inFlight: 2048 }];
+    const snap = storeWith(events).getState().snapshot;
+    expect(selectRejectedArrivals(snap)).toBe(2);
+    expect(selectEndReasons(snap).find((r) => r.reason === 'success')?.ops).toBe(20);
   });
 });
 
