@@ -166,7 +166,8 @@ export class DashboardPage {
   /** a screenshot of the first screen only (what a user sees without scrolling) */
   async viewportScreenshot(path: string): Promise<string> {
     await settleFrames(this.page);
-    return capturePage(this.page, path, false);
+    // a viewport capture has no fallback: it throws rather than return null
+    return (await capturePage(this.page, path, false)) ?? path;
   }
 
   // ── doing ──────────────────────────────────────────────────────────────
@@ -251,7 +252,7 @@ export class DashboardPage {
   }
 
   /** a full-page screenshot in test-results/e2e/<name>.png (offscreen panels brought up to date first) */
-  async screenshot(name: string): Promise<string> {
+  async screenshot(name: string): Promise<string | null> {
     await withTimeout(
       this.page.evaluate(async () => {
         const lab = (window as unknown as { __zarisLab?: { refreshPanels?: () => Promise<void> } }).__zarisLab;
