@@ -197,7 +197,7 @@ export class FaultEvidenceTracker {
     if (attempt > 1 || overBudget) this.version++;
   }
 
-  /** an attempt ended; an unserved first attempt marks its operation as hit (retries need one) */
+  /** an attempt ended; an unserved one marks its operation as hit in the open record (the first time: it counts once) */
   attemptEnd(t: number, op: number, served: boolean): void {
     this.at(t);
     const o = this.openAt(t);
