@@ -335,12 +335,10 @@ export class TelemetryAggregator {
     for (let p = 0; p < PHASES.length; p++) this.ring.put('parked', slot, p, parked[p] as number);
     this.ring.put('stalled', slot, 0, this.tracker.stalled(t));
     // as of the bucket's time: less what faults of later buckets added (folded in first, from another stream)
-    const bucket = Math.floor(t / BUCKET_MS);
     let affected = this.affected.size;
     let known = this.known.size;
-    for (let i = this.segmentSteps.length - 1; i >= 0; i--) {
+    for (let i = this.firstStepAfter(t); i < this.segmentSteps.length; i++) {
       const step = this.segmentSteps[i] as SegmentStep;
-      if (step.bucket <= bucket) break;
       affected -= step.added.length;
       known -= step.known;
     }
@@ -376,13 +374,16 @@ export class TelemetryAggregator {
   /** whether a fault had named `segment` by `t` (a fault of a later bucket, folded in first from another stream, had not) */
   private affectedAt(segment: number, t: number): boolean {
     if (!this.affected.has(segment)) return false;
-    const bucket = Math.floor(t / BUCKET_MS);
-    for (let i = this.segmentSteps.length - 1; i >= 0; i--) {
-      const step = this.segmentSteps[i] as SegmentStep;
-      if (step.bucket <= bucket) break;
-      if (step.added.includes(segment)) return false;
-    }
+    for (let i = this.firstStepAfter(t); i < this.segmentSteps.length; i++) if ((this.segmentSteps[i] as SegmentStep).added.includes(segment)) return false;
     return true;
+  }
+
+  /** the index of the first recent fault step of a bucket after `t`'s (the steps are by bucket; their length when none is) */
+  private firstStepAfter(t: number): number {
+    const bucket = Math.floor(t / BUCKET_MS);
+    let i = this.segmentSteps.length;
+    while (i > 0 && (this.segmentSteps[i - 1] as SegmentStep).bucket > bucket) i--;
+    return i;
   }
 
   private fault(e: FaultEvent): void {
