@@ -46,6 +46,9 @@ describe('dashboard page', () => {
     // the cluster panel draws the booted cluster: three node cards, all up, 64 segments
     for (const id of [0, 1, 2]) await expect(d.nodeCard(id).getAttribute('aria-label')).resolves.toBe(`node ${id} up`);
     await expect(d.panel('Cluster').locator('.segment-grid .seg').count()).resolves.toBe(64);
+    // the client has fetched no map yet: nothing to compare with, no routes to count
+    await d.waitForText(d.panel('Cluster').locator('.panel-foot'), /^No client map yet to compare with\.$/);
+    await d.waitForText(d.nodeCard(0), /client routes —/);
 
     const s = await d.storeState();
     expect(s.running).toBe(false);

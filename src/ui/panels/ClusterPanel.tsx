@@ -30,6 +30,8 @@ export function ClusterPanel() {
   const epochs = selectEpochs(cluster, client);
   const stale = selectStaleCount(cluster, client);
   const ownerDown = cells.filter((c) => c.ownerDown).length;
+  // one test for "the client has a map" (epoch 0 = none fetched yet), as the staleness count uses
+  const mapped = hasClientMap(client);
   const slotCells = keyspaceUnit(cluster) === 'hash slot';
   const unit = slotCells ? 'cell' : 'segment';
   const legend: SeriesStyle[] = [
@@ -72,7 +74,7 @@ export function ClusterPanel() {
             </div>
             <div className="node-stats">
               owns <b>{n.owned}</b> · replica of <b title={cluster?.replicasUnknown ? 'the source holds no replica sets' : undefined}>{cluster?.replicasUnknown ? '—' : n.replicaOf}</b> · client routes{' '}
-              <b title={hasClientMap(client) ? undefined : 'no client map yet to count routes in'}>{hasClientMap(client) ? n.clientRouted : '—'}</b>
+              <b title={mapped ? undefined : 'no client map yet to count routes in'}>{mapped ? n.clientRouted : '—'}</b>
             </div>
             {n.declaredDead ? <div className="node-note">declared dead by the detector</div> : null}
           </div>
@@ -91,9 +93,9 @@ export function ClusterPanel() {
         ))}
       </div>
       <p className="panel-foot">
-        {client === null && cluster?.note
+        {!mapped && cluster?.note
           ? "No client map to compare with: an imported events file does not carry the client's map."
-          : client === null
+          : !mapped
             ? 'No client map yet to compare with.'
             : stale === 0
             ? `The client's map agrees with the cluster on every ${unit}.`
