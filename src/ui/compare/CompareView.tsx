@@ -205,7 +205,7 @@ export default function CompareView({ app }: { app: AppStore }) {
             <header className="panel-head">
               <div className="panel-title">
                 <h2>What changed</h2>
-                <span className="units">service first · B − A · the better side in green, the worse in red</span>
+                <span className="units">service first · B − A · the better side in green, the worse in red (differences under 5 % uncoloured)</span>
               </div>
               <ExportButtons actions={panelExportActions('Compare table', () => byTestId('compare-tables'), caption('delta table'), run)} label="Export the delta table" />
             </header>

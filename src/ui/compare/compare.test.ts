@@ -45,6 +45,15 @@ describe('comparison pairs', () => {
     expect(winnerOf(m(3, 3, 'lower'))).toBeNull();
     expect(winnerOf(m(null, 3, 'lower'))).toBeNull();
   });
+
+  it('calls no side better when the two differ by less than 5 % of the larger', () => {
+    const m = (a: number, b: number, better: 'lower' | 'higher'): MetricDelta => ({ id: 'attemptsPerOp', group: 'amplification', label: '', unit: '×', a, b, delta: b - a, better });
+    expect(winnerOf(m(0.22, 0.23, 'lower'))).toBeNull();
+    expect(winnerOf(m(10_000, 10_480, 'higher'))).toBeNull();
+    expect(winnerOf(m(10_000, 10_530, 'higher'))).toBe('b');
+    expect(winnerOf(m(-1, -1.2, 'higher'))).toBe('a');
+    expect(winnerOf(m(0, 3, 'lower'))).toBe('a');
+  });
 });
 
 describe('time-aligned series', () => {

@@ -199,7 +199,7 @@ export function reviewReportHtml(r: ReviewReportInput): string {
   return reportDocument(r.title, `Zaris Churn Lab review report · same scenario, same seed, two clients · A <span class="side-a">${esc(sideA?.label ?? '')}</span> vs B <span class="side-b">${esc(sideB?.label ?? '')}</span>`, [
     identitySection(r, r.sides.flatMap((s) => clientRows(`${s.id.toUpperCase()} · `, s.label, s.client, s.verdict))),
     verdictSection([{ text: r.verdictSentence, border, data: { better: r.better ?? '' } }]),
-    `<section id="delta"><h2>What changed (B − A; the better side in green)</h2><table><thead><tr><th>metric</th><th class="side-a">A · ${esc(sideA?.label ?? '')}</th><th class="side-b">B · ${esc(sideB?.label ?? '')}</th><th>B − A</th></tr></thead>${rows}</table></section>`,
+    `<section id="delta"><h2>What changed (B − A; the better side in green, the worse in red; differences under 5 % uncoloured)</h2><table><thead><tr><th>metric</th><th class="side-a">A · ${esc(sideA?.label ?? '')}</th><th class="side-b">B · ${esc(sideB?.label ?? '')}</th><th>B − A</th></tr></thead>${rows}</table></section>`,
     invariantsSection(
       [
         { label: 'A', cls: 'side-a' },
