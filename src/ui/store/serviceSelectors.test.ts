@@ -114,6 +114,12 @@ describe('what you are seeing', () => {
     expect(headlineKpis(headline(), { ceiling: 2, stale: 3, poolSize: 2048, slotsPerCell: 256 }).at(-1)).toEqual({ label: 'stale cells', value: '3', caption: "now · client's map · 256 hash slots each" });
     const failing = headline({ servedPerSec: 3400, failedPerSec: 1700, service: { verdict: 'degraded', share: 0.66 } });
     expect(selectSessionState({ ...base, evidence: [evidence()], headline: failing }).state).toBe('fault');
+    expect(selectSessionState({ ...base, evidence: [evidence()], headline: failing }).text).toMatch(/The client retries within its bounds and refreshes its map\.$/);
+    // the storm's onset, before the pool is starved: the line must not say "within its bounds" beside a card of over-budget ops
+    const onset = selectSessionState({ ...base, evidence: [evidence({ overBudget: 1_793 })], headline: failing });
+    expect(onset.state).toBe('fault');
+    expect(onset.text).toMatch(/1,793 ops went past their attempt budget: the client's bounds do not hold\.$/);
+    expect(onset.text).not.toContain('within its bounds');
     expect(selectSessionState({ ...base, evidence: [evidence()], headline: headline() }).state).toBe('recovering');
     expect(selectSessionState({ ...base, evidence: [evidence({ settledT: 8_000 })], headline: headline() }).state).toBe('healthy');
     const storm = headline({ servedPerSec: 500, rejectedPerSec: 4500, stalled: 2048, inFlight: 2048, service: { verdict: 'notServing', share: 0.07 } });
@@ -122,6 +128,8 @@ describe('what you are seeing', () => {
     expect(line.text).toContain('2,048 operations stalled > 1 s hold 100 % of the request pool (2,048 slots); 4.5k arrivals/s turned away; healthy segments starved for 1.7 s so far.');
     expect(line.text).toContain('Cause: 10 attempts and 8 refresh requests per op hit, 2,048 ops past their attempt budget.');
     expect(selectSessionState({ ...base, headline: headline({ running: false }) }).state).toBe('paused');
+    // the tiles read 0 while paused: the line does not call them "frozen"
+    expect(selectSessionState({ ...base, headline: headline({ running: false }) }).text).toContain('the rate tiles read 0 while the charts keep the session so far');
     // just started: nothing ended yet is not "a fault in progress"
     const nothingYet = headline({ servedPerSec: 0, service: { verdict: 'idle', share: null } });
     expect(selectSessionState({ ...base, headline: nothingYet })).toMatchObject({ state: 'starting', label: 'starting' });

@@ -82,7 +82,7 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
     return {
       state: 'paused',
       label: 'paused',
-      text: `Paused at t = ${formatSeconds(x.nowMs)}: no new operations are sent, the figures are frozen${h.inFlight > 0 ? ` (${formatCount(h.inFlight)} still in flight)` : ''}. Press Start to resume.`,
+      text: `Paused at t = ${formatSeconds(x.nowMs)}: no new operations are sent, so the rate tiles read 0 while the charts keep the session so far${h.inFlight > 0 ? ` (${formatCount(h.inFlight)} still in flight)` : ''}. Press Start to resume.`,
     };
   }
   if (h.service.verdict === 'idle' && open === null) {
@@ -109,7 +109,14 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
   if (h.service.verdict !== 'healthy') {
     const what = open !== null ? `${describeFault(open)},${since}` : 'no fault injected';
     const parts = [h.failedPerSec > 0 ? `${formatRate(h.failedPerSec)} ops/s fail` : null, h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null, h.stalled > 0 ? `${formatCount(h.stalled)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}` : null].filter(Boolean);
-    return { state: 'fault', label: 'fault in progress', text: `Fault in progress — ${what}: ${served}${parts.length > 0 ? `; ${parts.join(', ')}` : ''}. The client retries within its bounds and refreshes its map.` };
+    // "within its bounds" only while the open fault has no operation past its attempt budget (a bug toggle breaks it)
+    const client =
+      open !== null && open.overBudget > 0
+        ? `${formatCount(open.overBudget)} ops went past their attempt budget: the client's bounds do not hold.`
+        : open !== null
+          ? 'The client retries within its bounds and refreshes its map.'
+          : 'The client retries and refreshes its map.';
+    return { state: 'fault', label: 'fault in progress', text: `Fault in progress — ${what}: ${served}${parts.length > 0 ? `; ${parts.join(', ')}` : ''}. ${client}` };
   }
   if (open !== null) {
     return {
