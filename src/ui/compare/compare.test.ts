@@ -132,6 +132,15 @@ describe('delta rows and the verdict sentence', () => {
     expect(swapped?.win).toBe(expected === null ? null : expected === 'a' ? 'b' : 'a');
   });
 
+  it('judges a row on the values as printed: "0.22×" vs "0.23×" is not coloured, whatever the digits behind', () => {
+    const c = compareRuns(a, b);
+    const metric = { id: 'refreshRequestsPerOp', group: 'amplification', label: 'map refresh requests per operation', unit: '×', better: 'lower' } as const;
+    const row = (x: number, y: number) => deltaSections({ ...c, metrics: [{ ...metric, a: x, b: y, delta: y - x }] })[0]?.rows[0];
+    expect(winnerOf({ ...metric, a: 0.2201, b: 0.2349 })).toBe('a'); // 6 % apart as numbers
+    expect(row(0.2201, 0.2349)).toMatchObject({ a: '0.22×', b: '0.23×', win: null });
+    expect(row(0.2, 0.23)).toMatchObject({ a: '0.20×', b: '0.23×', win: 'a' });
+  });
+
   it('names the better side and the margin in one sentence', () => {
     const t = (served: number, failed: number, rejected: number) => serviceTally({ success: served, attemptsExhausted: failed }, rejected, 0);
     expect(verdictSentence(serviceVerdict(t(1200, 300, 0), t(1000, 0, 900)), 'fixed', 'storm')).toBe(

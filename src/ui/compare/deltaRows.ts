@@ -45,6 +45,11 @@ export function formatMetric(unit: string, v: number | null): string {
   return formatNumber(v);
 }
 
+/** a value rounded as {@link formatMetric} prints it where that is coarser than the 5 % rule (× to 2 decimals) */
+function asPrinted(unit: string, v: number | null): number | null {
+  return v === null || unit !== '×' ? v : Math.round(v * 100) / 100;
+}
+
 const WINDOWED = new Set<MetricDelta['id']>(['healthyOkPerSecondInFaultWindow', 'opsPerSecondInFaultWindow']);
 
 export function deltaSections(c: RunComparison): DeltaSection[] {
@@ -57,7 +62,8 @@ export function deltaSections(c: RunComparison): DeltaSection[] {
     a: formatMetric(m.unit, m.a),
     b: formatMetric(m.unit, m.b),
     delta: m.delta === null ? '—' : `${m.delta > 0 ? '+' : ''}${formatMetric(m.unit, m.delta)}`,
-    win: winnerOf(m),
+    // judged on the values as printed: "0.22×" vs "0.23×" is not called better or worse, whatever the digits behind
+    win: winnerOf({ better: m.better, a: asPrinted(m.unit, m.a), b: asPrinted(m.unit, m.b) }),
     rawA: m.a,
     rawB: m.b,
     parts: (m.parts ?? []).map((p) => ({ label: p.label, a: formatMetric(m.unit, p.a), b: formatMetric(m.unit, p.b) })),
