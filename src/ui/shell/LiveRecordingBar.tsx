@@ -38,7 +38,7 @@ export function LiveRecordingBar({ app, live }: { app: AppStore; live: LiveHandl
       <span className={`rec-dot ${running ? 'on' : ''}`} aria-hidden="true" />
       <span className="rec-text">
         {running ? 'recording' : everStarted ? 'recording paused' : 'not recording yet'} · {faults} fault{faults === 1 ? '' : 's'}
-        {rec.changes.length > 0 ? ` · ${rec.changes.length} control change${rec.changes.length === 1 ? '' : 's'}` : ''}
+        {rec.changes.length > 0 ? ` · ${rec.changes.length} control change${rec.changes.length === 1 ? '' : 's'} (settings, toggles, pause / resume)` : ''}
       </span>
       <button
         type="button"

@@ -49,6 +49,8 @@ describe('timeline scene', () => {
     expect(early.rows).toHaveLength(0);
     expect(emptyLanesMessage(early)).toBe('No retried operations up to the cursor (0.02 s): the timeline shows the run as it stood then');
     expect(emptyLanesMessage(buildScene(r.asOf(20), opts({ viewport: { t0: 500, t1: 1000 }, asOfMs: 20 })))).toBe('Nothing yet: the cursor (0.02 s) is before this window');
+    // a replay at its start: the cursor is not "before" a window that begins there
+    expect(emptyLanesMessage({ filter: 'all', viewport: { t0: 0, t1: 16_000 }, asOfMs: 0 })).toBe('Nothing yet: the cursor (0.00 s) is at the start of this window');
     // a cursor at or past the window's end: the plain message
     expect(emptyLanesMessage(buildScene(r, opts({ viewport: { t0: 2000, t1: 3000 }, asOfMs: 3000 })))).toBe('No operations in this window');
   });

@@ -83,7 +83,8 @@ export function emptyLanesMessage(s: Pick<Scene, 'filter' | 'viewport' | 'asOfMs
   const what = s.filter === 'retried' ? 'No retried operations' : 'No operations';
   if (s.asOfMs >= s.viewport.t1) return `${what} in this window`;
   const at = `${(s.asOfMs / 1000).toFixed(2)} s`;
-  if (s.asOfMs <= s.viewport.t0) return `Nothing yet: the cursor (${at}) is before this window`;
+  if (s.asOfMs < s.viewport.t0) return `Nothing yet: the cursor (${at}) is before this window`;
+  if (s.asOfMs === s.viewport.t0) return `Nothing yet: the cursor (${at}) is at the start of this window`;
   return `${what} up to the cursor (${at}): the timeline shows the run as it stood then`;
 }
 
