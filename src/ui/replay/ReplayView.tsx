@@ -192,6 +192,7 @@ export default function ReplayView({ app, store }: ReplayViewProps) {
               onChange={(p) => app.getState().setPart('replay', p, 'preset' in (p.scenario ?? {}) ? null : undefined)}
               onFile={(f) => void onFile(f)}
               disabled={loading !== null}
+              scheduled={(run?.scenario?.changes ?? []).some((c) => c.client?.bugs !== undefined)}
             />
             <div className="run-exports">
               {run?.kind === 'events' ? <span className="k note">an imported events file is not carried by the link</span> : null}

@@ -16,9 +16,11 @@ export interface RunSettingsProps {
   readonly onChange: (part: Partial<UrlState>) => void;
   readonly onFile: (file: File) => void;
   readonly disabled?: boolean;
+  /** the run changes its toggles on a schedule: the chips are its toggles at the start, and say so */
+  readonly scheduled?: boolean;
 }
 
-export function RunSettings({ part, bugsOn, seed, inlineLabel, onChange, onFile, disabled }: RunSettingsProps) {
+export function RunSettings({ part, bugsOn, seed, inlineLabel, onChange, onFile, disabled, scheduled }: RunSettingsProps) {
   const preset = 'preset' in part.scenario ? part.scenario.preset : '';
   return (
     <div className="run-settings" role="group" aria-label="What to replay">
@@ -44,6 +46,11 @@ export function RunSettings({ part, bugsOn, seed, inlineLabel, onChange, onFile,
             </label>
           );
         })}
+        {scheduled === true ? (
+          <span className="chips-note" data-testid="replay-toggles-at-start" title="These chips set the toggles the run starts with; its scheduled configuration changes turn toggles on and off later (the header shows the settings and toggles at the cursor)">
+            toggles at the run's start: its schedule changes them (the header shows them at the cursor)
+          </span>
+        ) : null}
       </div>
       <label className="btn small file-btn" title="Open a scenario (.json) or an events file (.ndjson, the export or the CLI's --events output)">
         Open file…
