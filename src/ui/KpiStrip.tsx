@@ -38,6 +38,8 @@ export function headlineKpis(
     readonly ceiling: number | null;
     readonly stale: number;
     readonly poolSize: number;
+    /** closed-loop users in the pool: they keep their slots filled by design, so a full pool of them only is no alarm */
+    readonly closedLoopUsers?: number;
     /** what a stopped workload is called (default "paused") */
     readonly stopped?: 'paused' | 'not started';
     /** the real engine: hash slots per drawn cell (its keyspace is 16,384 slots drawn as cells; staleness is counted per cell) */
@@ -71,8 +73,9 @@ export function headlineKpis(
     {
       label: 'in flight',
       value: formatCount(h.inFlight),
-      caption: extra.poolSize > 0 ? `now · pool ${formatCount(extra.poolSize)}` : 'now',
-      ...(extra.poolSize > 0 && h.inFlight >= extra.poolSize ? { tone: 'bad' as const } : {}),
+      caption: extra.poolSize > 0 ? (extra.poolSize === extra.closedLoopUsers ? `now · ${formatCount(extra.poolSize)} closed-loop users` : `now · pool ${formatCount(extra.poolSize)}`) : 'now',
+      // a full pool turns arrivals away only where an open loop has slots in it
+      ...(extra.poolSize > 0 && extra.poolSize !== extra.closedLoopUsers && h.inFlight >= extra.poolSize ? { tone: 'bad' as const } : {}),
     },
     { label: 'retries / s', value: rate(h.retriesPerSec), caption: `at attempt start · ${win}` },
     {
@@ -109,6 +112,7 @@ export function kpisOf(s: KpiSource, headline: Headline = selectHeadline(s.snaps
     ceiling,
     stale: selectStaleCount(s.cluster, s.client),
     poolSize: selectPoolSize(s.workload),
+    closedLoopUsers: s.workload.concurrency,
     stopped,
     ...(slots !== undefined && cells > 0 ? { slotsPerCell: slots / cells } : {}),
   });

@@ -64,6 +64,12 @@ describe('headline', () => {
     const tiles = headlineKpis(paused, { ceiling: 2, stale: 0, poolSize: 2048 });
     expect(tiles.find((k) => k.label === 'ops / s served')).toMatchObject({ value: '0', caption: 'real answers · paused' });
     expect(headlineKpis(running, { ceiling: 2, stale: 0, poolSize: 2048 }).every((k) => /last 1 s|now/.test(k.caption))).toBe(true);
+    // a full pool is red where an open loop turns arrivals away, not for closed-loop users who always hold their slots
+    const full = { ...running, inFlight: 64 };
+    expect(headlineKpis(full, { ceiling: 2, stale: 0, poolSize: 64 }).find((k) => k.label === 'in flight')).toMatchObject({ caption: 'now · pool 64', tone: 'bad' });
+    const closed = headlineKpis(full, { ceiling: 2, stale: 0, poolSize: 64, closedLoopUsers: 64 }).find((k) => k.label === 'in flight');
+    expect(closed).toEqual({ label: 'in flight', value: '64', caption: 'now · 64 closed-loop users' });
+    expect(headlineKpis({ ...running, inFlight: 2112 }, { ceiling: 2, stale: 0, poolSize: 2112, closedLoopUsers: 64 }).find((k) => k.label === 'in flight')?.tone).toBe('bad');
     // the served tile: never 100 % for less than all, one decimal near it and under 10 %
     expect([1, 0.9999, 0.997, 0.994, 0.693, 0.07, 0, null].map(tilePercent)).toEqual(['100 %', '99.9 %', '99.7 %', '99 %', '69 %', '7 %', '0 %', '—']);
   });
