@@ -97,6 +97,7 @@ export function expectedTiles(i: Instant): Kpi[] {
     ceiling: selectDebounceCeiling(c.refreshDebounceMs, c.bugs.noRefreshDebounce),
     stale: 0,
     poolSize: selectPoolSize(i.workload),
+    closedLoopUsers: i.workload.concurrency,
     stopped: i.everStarted ? 'paused' : 'not started',
   }).filter((k) => !NOT_COMPARED.has(k.label));
 }
