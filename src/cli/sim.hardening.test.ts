@@ -191,6 +191,66 @@ describe('flags given twice and --events onto stdout', () => {
   );
 });
 
+describe('what the CLI reads and writes', () => {
+  it(
+    'a device, a FIFO or a directory as the scenario is refused in one line (/dev/zero used to read without end: 11.7 GB, no output)',
+    () => {
+      const fifo = join(tmp, 'fifo.json');
+      expect(run('mkfifo', [fifo]).status).toBe(0);
+      for (const [target, why] of [
+        ['/dev/zero', 'is not a regular file (a device, FIFO or socket): name a scenario file or a preset'],
+        [fifo, 'is not a regular file (a device, FIFO or socket): name a scenario file or a preset'],
+        [tmp, 'is a directory: name a scenario file or a preset (presets: '],
+      ] as const) {
+        const r = sim([target]);
+        expect(r.status, target).toBe(2);
+        expect(r.stderr.split('\n')[1], target).toContain(`  - (file): ${why}`);
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    '--events into the project\'s source tree is refused (a preset\'s own file was overwritten, and every later run crashed)',
+    () => {
+      const preset = join(ROOT, 'src/core/sim/presets/failover.json');
+      const before = readFileSync(preset, 'utf8');
+      const r = sim(['failover', '--events', 'src/core/sim/presets/failover.json']);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^error: --events src\/core\/sim\/presets\/failover\.json is inside the project's source tree \(.*src\), where the presets live; name a file elsewhere$/m);
+      expect(readFileSync(preset, 'utf8')).toBe(before);
+    },
+    SLOW,
+  );
+
+  it(
+    '--events naming the file stdout goes to is refused without --json too (the table overwrote the start of the events)',
+    () => {
+      const f = file('same-table.json', TINY);
+      const out = join(tmp, 'same.out');
+      writeFileSync(out, '');
+      const fd = openSync(out, 'w');
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/sim.ts', f, '--events', out], { cwd: ROOT, env: cleanEnv(), encoding: 'utf8', timeout: SLOW, stdio: ['ignore', fd, 'pipe'] });
+      closeSync(fd);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim()).toBe(`error: --events ${out} is stdout, which carries the summary table; name another file for the events`);
+      expect(readFileSync(out, 'utf8')).toBe('');
+    },
+    SLOW,
+  );
+
+  it(
+    '--help prints the usage on stdout and exits 0',
+    () => {
+      const r = sim(['--help']);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/^usage: npm run sim -- <scenario\.json \| preset>/);
+      expect(r.stderr).toBe('');
+    },
+    SLOW,
+  );
+});
+
 describe('the file is UTF-8 and of a sane size', () => {
   it(
     'a 600 MB file is refused by its size (it used to end in "Cannot create a string longer than 0x1fffffe8 characters", exit 1)',

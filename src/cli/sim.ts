@@ -8,7 +8,8 @@
  * input, 3 an invariant failed unexpectedly (with --strict).
  */
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { InputError } from '../core/validation';
 import { findPreset, PRESET_IDS } from '../core/sim/presets';
 import { loadScenario, parseScenarioText, type Scenario } from '../core/sim/scenario';
@@ -35,6 +36,12 @@ presets: ${PRESET_IDS.join(', ')}
 environment: ZARIS_REQUEST_TIMEOUT (60 | 250ms | 2s | 1m | infinite), ZARIS_DISABLE_RETRIES=true, ZARIS_CLIENT_MAP_REFRESH_WAIT_MS=15000`;
 
 class UsageError extends Error {}
+
+/** `--help`: the usage on stdout, exit 0 (asking for help is not bad input) */
+class HelpRequest extends Error {}
+
+/** the project's source tree (src/): --events never writes into it (a preset's own file is there) */
+const SOURCE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** the largest scenario file read, bytes */
 const MAX_SCENARIO_BYTES = 64 * 2 ** 20;
@@ -84,7 +91,7 @@ function parseArgs(argv: readonly string[]): Args {
       const v = value();
       if (!/^\d+$/.test(v) || Number(v) > 2 ** 31 - 1) throw new UsageError(`--seed must be a whole number in 0..2147483647, got "${v}"`);
       args.seed = Number(v);
-    } else if (a === '--help' || a === '-h') throw new UsageError('');
+    } else if (a === '--help' || a === '-h') throw new HelpRequest();
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else if (args.target === '') args.target = a;
     else throw new UsageError(`unexpected argument "${a}" (one scenario at a time)`);
@@ -102,7 +109,11 @@ function load(target: string, env: NodeJS.ProcessEnv, engine: 'sim' | 'redis'): 
   if (preset !== undefined) return loadScenario(preset.input, `preset ${target}`, env, engine);
   let bytes: Buffer;
   try {
-    const size = statSync(target).size;
+    const st = statSync(target);
+    // a device or a FIFO reports size 0 and then reads without end (/dev/zero): only a regular file is read
+    if (st.isDirectory()) throw new InputError(target, [{ path: '', message: `is a directory: name a scenario file or a preset (presets: ${PRESET_IDS.join(', ')})` }]);
+    if (!st.isFile()) throw new InputError(target, [{ path: '', message: 'is not a regular file (a device, FIFO or socket): name a scenario file or a preset' }]);
+    const size = st.size;
     // a text this long cannot even become a string (V8: 512 MB); no valid scenario comes near the cap
     if (size > MAX_SCENARIO_BYTES) {
       throw new InputError(target, [{ path: '', message: `the file has ${(size / 2 ** 20).toFixed(1)} MB: a scenario file holds at most ${MAX_SCENARIO_BYTES / 2 ** 20} MB (10000 faults and 10000 changes need far less)` }]);
@@ -110,6 +121,8 @@ function load(target: string, env: NodeJS.ProcessEnv, engine: 'sim' | 'redis'): 
     bytes = readFileSync(target);
   } catch (e) {
     if (e instanceof InputError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') throw new InputError(target, [{ path: '', message: `cannot be read: permission denied (${code})` }]);
     throw new InputError(target, [{ path: '', message: `no such preset or readable file (presets: ${PRESET_IDS.join(', ')})` }]);
   }
   return parseScenarioText(decodeUtf8(bytes, target), target, env, engine);
@@ -197,6 +210,10 @@ async function main(): Promise<number> {
   try {
     args = parseArgs(process.argv.slice(2));
   } catch (e) {
+    if (e instanceof HelpRequest) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
     if (e instanceof UsageError) {
       process.stderr.write(`${e.message ? `error: ${e.message}\n` : ''}${USAGE}\n`);
       return 2;
@@ -221,8 +238,12 @@ async function main(): Promise<number> {
     process.stderr.write(`error: --events ${events} is the scenario file itself; name another file for the events\n`);
     return 2;
   }
-  if (events !== undefined && args.json && isStdout(events)) {
-    process.stderr.write(`error: --events ${events} is stdout, which carries the JSON summary with --json; name another file for the events\n`);
+  if (events !== undefined && isStdout(events)) {
+    process.stderr.write(`error: --events ${events} is stdout, which carries the ${args.json ? 'JSON summary with --json' : 'summary table'}; name another file for the events\n`);
+    return 2;
+  }
+  if (events !== undefined && isInside(SOURCE_DIR, events)) {
+    process.stderr.write(`error: --events ${events} is inside the project's source tree (${SOURCE_DIR}), where the presets live; name a file elsewhere\n`);
     return 2;
   }
   const est = estimateRun(scenario);
@@ -276,8 +297,12 @@ async function main(): Promise<number> {
     if (fd !== null) closeSync(fd);
     if (e instanceof EventsWriteError && events !== undefined) {
       // remove what we wrote only if it is a plain file (never a device such as /dev/full)
-      const removed = isRegularFile(events);
-      if (removed) rmSync(events, { force: true });
+      let removed = isRegularFile(events);
+      try {
+        if (removed) rmSync(events, { force: true });
+      } catch {
+        removed = false; // e.g. /proc/version: a "file" that can be neither written nor removed
+      }
       const code = e.cause.code !== undefined ? ` (${e.cause.code})` : '';
       process.stderr.write(`error: cannot write --events file ${events}: ${describeWriteError(e.cause)}${code}${removed ? '; the incomplete file was removed' : ''}\n`);
       return 2;
@@ -295,6 +320,12 @@ async function main(): Promise<number> {
     return 3;
   }
   return 0;
+}
+
+/** `path` resolves to `dir` or a path below it */
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, resolve(path));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 function isRegularFile(path: string): boolean {
