@@ -11,7 +11,7 @@ const clientArb = fc.record(
   {
     maxAttempts: fc.integer({ min: 1, max: 1000 }),
     backoffMillis: fc.integer({ min: 0, max: 60_000 }),
-    operationTimeoutMs: fc.oneof(fc.constant('infinite' as const), fc.integer({ min: 0, max: MAX_SETTING_MS })),
+    operationTimeoutMs: fc.oneof(fc.constant('infinite' as const), fc.integer({ min: 1, max: MAX_SETTING_MS })),
     disableRetries: fc.boolean(),
     refreshWaitBudgetMs: fc.integer({ min: 0, max: MAX_SETTING_MS }),
     refreshDebounceMs: fc.integer({ min: 0, max: MAX_SETTING_MS }),

@@ -47,12 +47,17 @@ describe('ZARIS_REQUEST_TIMEOUT', () => {
     ['2s', 2000],
     ['1m', 60_000],
     ['1.5m', 90_000],
-    ['0', 0],
     [' 30 ', 30_000],
     ['infinite', null],
     ['INFINITE', null],
   ] as const)('%j → %s', (value, expected) => {
     expect(resolveClientConfig({}, { ZARIS_REQUEST_TIMEOUT: value }).operationTimeoutMs).toBe(expected);
+  });
+
+  it.each(['0', '0ms', '0.0s'])('%j (a deadline of 0: every operation fails before its first attempt) is rejected, naming the variable', (value) => {
+    const error = inputErrorOf(() => resolveClientConfig({}, { ZARIS_REQUEST_TIMEOUT: value }));
+    expect(error.issues.map((i) => i.path)).toEqual(['ZARIS_REQUEST_TIMEOUT']);
+    expect(error.message).toContain('a deadline of 0 fails every operation before its first attempt: give at least "1ms"');
   });
 
   it.each(['abc', '-1', '5h', '1.5.2', 'ms', '1e3', 'infinity'])('%j is rejected, naming the variable and the allowed forms', (value) => {
@@ -118,9 +123,15 @@ describe('configuration input', () => {
     ['infinite', null],
     [null, null],
     [1234, 1234],
-    [0, 0],
+    [1, 1],
   ] as const)('operationTimeoutMs %j → %s', (value, expected) => {
     expect(resolveClientConfig({ operationTimeoutMs: value }).operationTimeoutMs).toBe(expected);
+  });
+
+  it('operationTimeoutMs 0 is refused (it failed every operation as Timeout, while 0.4 ms was refused for the same reason)', () => {
+    const error = inputErrorOf(() => resolveClientConfig({ operationTimeoutMs: 0 }));
+    expect(error.issues.map((i) => i.path)).toEqual(['operationTimeoutMs']);
+    expect(error.message).toContain('operationTimeoutMs must be ≥ 1 ms');
   });
 
   it('bug toggles merge partially over the base', () => {

@@ -89,8 +89,9 @@ export const clientConfigInputSchema = z
   .strictObject({
     maxAttempts: z.number({ error: 'maxAttempts must be a whole number 1–1000' }).int('maxAttempts must be a whole number').min(1, 'maxAttempts must be ≥ 1').max(1000, 'maxAttempts must be ≤ 1000'),
     backoffMillis: ms('backoffMillis').max(60_000, 'backoffMillis must be ≤ 60000'),
-    operationTimeoutMs: z.union([ms('operationTimeoutMs'), z.null(), z.literal('infinite')], {
-      error: `operationTimeoutMs must be a whole number of ms in 0..${MAX_SETTING_MS}, or "infinite" (or null) to disable the deadline`,
+    // a deadline of 0 ms fails every operation before its first attempt: refused, as one that rounds to 0 is
+    operationTimeoutMs: z.union([ms('operationTimeoutMs').min(1, 'operationTimeoutMs must be ≥ 1 ms: a deadline of 0 fails every operation before its first attempt ("infinite" disables it)'), z.null(), z.literal('infinite')], {
+      error: `operationTimeoutMs must be a whole number of ms in 1..${MAX_SETTING_MS}, or "infinite" (or null) to disable the deadline`,
     }),
     disableRetries: z.boolean({ error: 'disableRetries must be true or false' }),
     refreshWaitBudgetMs: ms('refreshWaitBudgetMs'),
@@ -140,6 +141,7 @@ export const requestTimeoutSchema = z
   .regex(/^(infinite|\d+(\.\d+)?(ms|s|m)?)$/i, DURATION_HELP)
   .transform(exactTimeoutMs)
   // a positive deadline below 0.5 ms would round to 0, where no attempt can run at all
+  .refine((exact) => exact === null || Number.isNaN(exact) || exact > 0, 'a deadline of 0 fails every operation before its first attempt: give at least "1ms" ("infinite" disables it)')
   .refine((exact) => exact === null || !(exact > 0) || Math.round(exact) > 0, 'rounds to 0 ms, where no attempt can run: the deadline counts whole ms (at least "1ms"; "infinite" disables it)')
   .transform((exact): number | null => (exact === null ? null : Math.round(exact)))
   .refine((v) => v === null || v <= MAX_SETTING_MS, `at most one day (${MAX_SETTING_MS / 1000} s, "1440m"); use "infinite" to disable the deadline`);

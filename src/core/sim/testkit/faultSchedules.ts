@@ -227,7 +227,7 @@ export function scenarioArb(options: ScenarioArbOptions = {}): fc.Arbitrary<Gene
       handoffMs: fc.integer({ min: 0, max: 400 }),
       maxAttempts: fc.integer({ min: 1, max: 5 }),
       disableRetries: fc.boolean(),
-      operationTimeoutMs: fc.oneof(fc.constant<'infinite'>('infinite'), fc.integer({ min: 0, max: 3000 }), fc.constant(60_000)),
+      operationTimeoutMs: fc.oneof(fc.constant<'infinite'>('infinite'), fc.integer({ min: 1, max: 3000 }), fc.constant(60_000)),
       attemptTimeoutMs: fc.integer({ min: 20, max: 1000 }),
       backoffMillis: fc.integer({ min: 0, max: 200 }),
       refreshWaitBudgetMs: fc.integer({ min: 0, max: 2000 }),
