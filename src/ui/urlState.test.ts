@@ -127,7 +127,7 @@ describe('hand-edited and hostile URLs', () => {
   it('unknown, misspelt and repeated parameters are errors that name them', () => {
     expect(messageOf('?preset=steady&colour=red')).toBe(`colour: unknown parameter; known: ${URL_PARAMS.join(', ')}`);
     expect(messageOf('?MaxAttempts=3')).toContain('MaxAttempts: unknown parameter (did you mean maxAttempts?)');
-    expect(messageOf('?seed=1&seed=2')).toBe('seed: given more than once');
+    expect(messageOf('?seed=1&seed=2')).toBe('seed: given more than once: the first value (1) applies');
     expect(messageOf('?preset=steady&scenario=jMQ')).toContain('scenario: give either preset or scenario, not both');
   });
 

@@ -120,7 +120,8 @@ function rawParams(search: string, issues: InputIssue[]): Map<Param, string> {
     }
     const p = name as Param;
     const max = p === 'scenario' ? MAX_SCENARIO_CHARS : MAX_PARAM_CHARS;
-    if (params.has(p)) issues.push({ path: p, message: 'given more than once' });
+    // the first value applies (the banner says so, and the issue says which)
+    if (params.has(p)) issues.push({ path: p, message: `given more than once: the first value (${(params.get(p) as string).slice(0, 40)}) applies` });
     else if (value.length > max) issues.push({ path: p, message: `is ${value.length} characters long; at most ${max}` });
     else params.set(p, value);
   }

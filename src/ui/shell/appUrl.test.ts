@@ -24,6 +24,12 @@ describe('reading the URL forgivingly', () => {
     expect(r.error?.summary).toBe('This link has problems: maxAttempts, cursor were ignored, the rest of the link applies.');
   });
 
+  it('a repeated parameter is not called ignored: the banner says its first value applies', () => {
+    const r = readUrl('?preset=failover&seed=3&seed=4');
+    expect(r.state.seed).toBe(3);
+    expect(r.error?.summary).toBe('This link has a problem: seed was given more than once (the first value applies), the rest of the link applies.');
+  });
+
   it('a partly bad link applies what it can and names the rest', () => {
     const lone = readUrl('?preset=failover&view=compare&cmpA=noRefreshDebounce&seed=4');
     expect(lone.state).toMatchObject({ scenario: { preset: 'failover' }, view: 'compare', seed: 4, compare: { a: ['noRefreshDebounce'] } });

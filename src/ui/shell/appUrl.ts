@@ -46,8 +46,11 @@ export function readUrl(search: string): ReadUrl {
     if (issues.length === 0) return { state, error: null, ...base };
     const bad = [...new Set(issues.map((i) => paramOf(i.path)))];
     const missing = issues.filter((i) => i.message.startsWith('missing')).map((i) => paramOf(i.path));
-    const ignored = bad.filter((p) => !missing.includes(p));
+    // a repeated parameter is not ignored: its first value applies (rawParams)
+    const repeated = issues.filter((i) => i.message.startsWith('given more than once')).map((i) => paramOf(i.path));
+    const ignored = bad.filter((p) => !missing.includes(p) && !repeated.includes(p));
     const parts = [
+      ...(repeated.length > 0 ? [`${repeated.join(', ')} ${repeated.length === 1 ? 'was' : 'were'} given more than once (the first value applies)`] : []),
       ...(ignored.length > 0 ? [`${ignored.join(', ')} ${ignored.length === 1 ? 'was' : 'were'} ignored`] : []),
       ...(missing.length > 0 ? [`${missing.join(', ')} ${missing.length === 1 ? 'was' : 'were'} missing`] : []),
     ];
