@@ -191,6 +191,16 @@ export function resolveClientConfig(
   return { ...merged, ...fromEnv };
 }
 
+/** the client settings the environment sets (a name given a non-empty value): they override the file, its schedule too */
+export function envControlledSettings(env: Readonly<Record<string, string | undefined>>): ('operationTimeoutMs' | 'disableRetries' | 'refreshWaitBudgetMs')[] {
+  const set = (name: string) => env[name] !== undefined && env[name] !== '';
+  return [
+    ...(set(ENV_NAMES.requestTimeout) ? (['operationTimeoutMs'] as const) : []),
+    ...(set(ENV_NAMES.disableRetries) ? (['disableRetries'] as const) : []),
+    ...(set(ENV_NAMES.refreshWaitMs) ? (['refreshWaitBudgetMs'] as const) : []),
+  ];
+}
+
 /** attempts the loop may make: 1 when retries are disabled */
 export function attemptBudget(config: ClientConfig): number {
   return config.disableRetries ? 1 : config.maxAttempts;

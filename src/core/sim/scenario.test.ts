@@ -10,6 +10,7 @@ import { FAULT_ACTIONS } from '../telemetry/events';
 import { InputError, type InputIssue } from '../validation';
 import { loadScenario, parseScenarioText, toScenarioInput, scheduleAt, type Scenario } from './scenario';
 import { DEFAULT_WORKLOAD } from './workloadConfig';
+import { runScenario } from './runScenario';
 
 const BASE = { name: 'test', seed: 1, durationMs: 10_000 } as const;
 
@@ -247,6 +248,23 @@ describe('environment overrides (SPEC §7)', () => {
   it('ZARIS_DISABLE_RETRIES and ZARIS_CLIENT_MAP_REFRESH_WAIT_MS apply too', () => {
     const s = loadScenario(BASE, 'scenario', { ZARIS_DISABLE_RETRIES: 'true', ZARIS_CLIENT_MAP_REFRESH_WAIT_MS: '1234' });
     expect(s.client).toMatchObject({ disableRetries: true, refreshWaitBudgetMs: 1234 });
+  });
+
+  it('the environment overrides the schedule too: a change of a setting it sets is left out, the rest of the change applies', () => {
+    const input = {
+      ...BASE,
+      durationMs: 3_000,
+      workload: { ratePerSec: 500 },
+      faults: [{ atMs: 1_000, action: 'failover', node: 1 }],
+      changes: [{ atMs: 500, client: { disableRetries: false, operationTimeoutMs: 30_000, maxAttempts: 5 } }],
+    };
+    const s = loadScenario(input, 'scenario', { ZARIS_DISABLE_RETRIES: 'true' });
+    expect(s.changes[0]?.client).toEqual({ operationTimeoutMs: 30_000, maxAttempts: 5 });
+    expect(scheduleAt(s, 2_000).client).toMatchObject({ disableRetries: true, operationTimeoutMs: 30_000, maxAttempts: 5 });
+    // the run: one attempt per operation to the end, through the failover (retries stopped at 0.5 s before)
+    const attempts = runScenario(s).summary.attempts;
+    expect(attempts).toMatchObject({ retries: 0, maxPerOp: 1 });
+    expect(runScenario(loadScenario(input)).summary.attempts.retries).toBeGreaterThan(0);
   });
 
   it('an empty or absent variable changes nothing', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUG_TOGGLES, clientConfigInputSchema, bugTogglesSchema, mergeClientConfig, resolveClientConfig, type BugToggles, type ClientConfig } from '../client/config';
+import { BUG_TOGGLES, clientConfigInputSchema, bugTogglesSchema, envControlledSettings, mergeClientConfig, resolveClientConfig, type BugToggles, type ClientConfig } from '../client/config';
 import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, MAX_CLUSTER_NODES, type ClusterConfig } from '../cluster/clusterConfig';
 import { faultSpecSchema, type FaultSpec } from '../cluster/faults';
 import { describeJsonSyntaxError, findDuplicateKey } from '../jsonText';
@@ -172,8 +172,18 @@ export function loadScenario(input: unknown, source = 'scenario', env: Readonly<
     client,
     workload: resolveWorkload(s.workload ?? {}),
     faults: [...(s.faults ?? [])].sort((a, b) => a.atMs - b.atMs),
-    changes: [...(s.changes ?? [])].sort((a, b) => a.atMs - b.atMs),
+    changes: withoutEnvSettings([...(s.changes ?? [])].sort((a, b) => a.atMs - b.atMs), envControlledSettings(env)),
   };
+}
+
+/**
+ * The environment overrides the file's client settings for the whole run: a scheduled change
+ * of a setting the environment sets is left out (else `ZARIS_DISABLE_RETRIES=true` stopped
+ * applying at the first change that set `disableRetries`).
+ */
+function withoutEnvSettings(changes: ConfigChange[], fromEnv: readonly string[]): ConfigChange[] {
+  if (fromEnv.length === 0) return changes;
+  return changes.map((c) => (c.client === undefined ? c : { ...c, client: Object.fromEntries(Object.entries(c.client).filter(([k]) => !fromEnv.includes(k))) }));
 }
 
 /**
