@@ -131,6 +131,14 @@ describe('nothing accepted that changes meaning', () => {
     expect(issues(() => loadScenario({ ...BASE, changes: [{ atMs: 10, workload: { mix: {} } }] }))[0]).toMatch(/^changes\[0\]\.workload\.mix: mix weights are all 0/);
   });
 
+  it('a mix weight above 1e6 (1e308 + 1e308 summed to Infinity and ran 100 % get) is refused, naming the weight', () => {
+    expect(issues(() => loadScenario({ ...BASE, workload: { mix: { get: 1e308, put: 1e308 } } }))).toEqual([
+      'workload.mix.get: weights must be ≤ 1000000 (they are shares: 0.5 and 0.5 is the same mix as 1 and 1)',
+      'workload.mix.put: weights must be ≤ 1000000 (they are shares: 0.5 and 0.5 is the same mix as 1 and 1)',
+    ]);
+    expect(loadScenario({ ...BASE, workload: { mix: { get: 1_000_000, put: 1 } } }).workload.mix).toMatchObject({ get: 1_000_000, put: 1 });
+  });
+
   it('a zero-time closed loop is refused; an open loop, a think time or any latency lets time advance', () => {
     const zero = { latencyMs: 0, jitterMs: 0, getServiceMs: 0, writeServiceMs: 0, replicationMs: 0 };
     expect(issues(() => loadScenario({ ...BASE, cluster: zero }))[0]).toMatch(/^cluster: every operation would take 0 ms/);

@@ -45,7 +45,9 @@ export const DEFAULT_WORKLOAD: WorkloadConfig = {
   casMaxRereads: 5,
 };
 
-const weight = z.number().min(0, 'weights must be ≥ 0');
+/** the largest mix weight: weights are shares, and huge ones sum to Infinity (1e308 + 1e308 made the mix 100 % get) */
+export const MAX_MIX_WEIGHT = 1_000_000;
+const weight = z.number().min(0, 'weights must be ≥ 0').max(MAX_MIX_WEIGHT, `weights must be ≤ ${MAX_MIX_WEIGHT} (they are shares: 0.5 and 0.5 is the same mix as 1 and 1)`);
 
 export const workloadSchema = z
   .strictObject({
