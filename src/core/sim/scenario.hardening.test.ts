@@ -131,6 +131,14 @@ describe('nothing accepted that changes meaning', () => {
     expect(issues(() => loadScenario({ ...BASE, changes: [{ atMs: 10, workload: { mix: {} } }] }))[0]).toMatch(/^changes\[0\]\.workload\.mix: mix weights are all 0/);
   });
 
+  it('a timed fault of 0 ms (it ended as it started, and was listed as if it happened) is refused, naming the field', () => {
+    for (const action of ['hang', 'slow', 'lostAck', 'partition', 'garble'] as const) {
+      expect(issues(() => loadScenario({ ...BASE, faults: [{ atMs: 100, action, node: 0, durationMs: 0 }] })), action).toEqual([
+        'faults[0].durationMs: durationMs must be > 0 ms: a fault of 0 ms ends as it starts (omit it for the default)',
+      ]);
+    }
+  });
+
   it('a mix weight above 1e6 (1e308 + 1e308 summed to Infinity and ran 100 % get) is refused, naming the weight', () => {
     expect(issues(() => loadScenario({ ...BASE, workload: { mix: { get: 1e308, put: 1e308 } } }))).toEqual([
       'workload.mix.get: weights must be ≤ 1000000 (they are shares: 0.5 and 0.5 is the same mix as 1 and 1)',

@@ -78,7 +78,7 @@ const rawFault: fc.Arbitrary<RawFault> = fc.record({
   action: fc.constantFrom(...FAULT_ACTIONS),
   pick: fc.nat({ max: 1000 }),
   omitNode: fc.boolean(),
-  durationMs: fc.option(fc.integer({ min: 0, max: 2500 }), { nil: undefined }),
+  durationMs: fc.option(fc.integer({ min: 1, max: 2500 }), { nil: undefined }),
   factor: fc.integer({ min: 1, max: 50 }),
   probability: fc.double({ min: 0, max: 1, noNaN: true }),
 });
