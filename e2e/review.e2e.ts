@@ -172,7 +172,7 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     const t = await svgCounts(p, table.bytes.toString('utf8'));
     expect({ parseError: t.parseError, foreignObject: t.foreignObject }).toEqual({ parseError: 0, foreignObject: 0 });
     expect(t.texts).toContain('operations not served');
-    expect(t.texts).toContain('of which rejected arrivals');
+    expect(t.texts).toContain('of which turned away (pool full)');
 
     const png = await download(p, () => v.getByTestId('panel-compare-charts-png').click());
     const box = await v.getByTestId('compare-charts').boundingBox();

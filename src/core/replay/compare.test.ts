@@ -90,7 +90,7 @@ describe('compareRuns on hand-made summaries', () => {
     expect(m(c, 'notServedOps')?.parts).toEqual([
       { label: 'failed', a: 6, b: 0 },
       { label: 'timed out', a: 4, b: 0 },
-      { label: 'rejected arrivals', a: 0, b: 30 },
+      { label: 'turned away (pool full)', a: 0, b: 30 },
     ]);
     expect(m(c, 'refreshRequestsPerOp')).toMatchObject({ a: 0.25, b: 2.5 });
     expect(m(c, 'p99LatencyMs')).toMatchObject({ a: 300, b: 3000, better: 'lower' });

@@ -211,7 +211,7 @@ export function compareRuns(a: RunSummary, b: RunSummary, faultWindow?: FaultWin
     metric('notServedOps', 'service', 'operations not served', 'ops', 'lower', (s) => svc(s).notServed, [
       part('failed', (t) => t.failed),
       part('timed out', (t) => t.timedOut),
-      part('rejected arrivals', (t) => t.rejected),
+      part('turned away (pool full)', (t) => t.rejected),
     ]),
     metric('healthyOkPerSecondInFaultWindow', 'service', 'healthy-segment ops/s served in the fault window', 'ops/s', 'higher', (s) => (window === null ? null : healthyOpsPerSecondIn(s, window))),
     metric('zeroHealthySeconds', 'service', 'seconds with zero healthy-segment throughput', 's', 'lower', zeroHealthySeconds),

@@ -123,7 +123,7 @@ describe('delta rows and the verdict sentence', () => {
     const rows = sections.flatMap((s) => s.rows);
     for (const r of rows) expect(r.direction).toMatch(/^(higher|lower) is better$/);
     const ns = rows.find((r) => r.id === 'notServedOps');
-    expect(ns?.parts.map((p) => p.label)).toEqual(['failed', 'timed out', 'rejected arrivals']);
+    expect(ns?.parts.map((p) => p.label)).toEqual(['failed', 'timed out', 'turned away (pool full)']);
     // colours follow the numbers and the direction, whichever side is A
     const served = rows.find((r) => r.id === 'servedOps');
     const expected = served && served.rawA !== null && served.rawB !== null && served.rawA !== served.rawB ? (served.rawA > served.rawB ? 'a' : 'b') : null;
