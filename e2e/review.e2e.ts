@@ -121,7 +121,7 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     // B's rejected arrivals count: B is worse on "not served" although it failed no operation
     expect(notServed.b).toBeGreaterThan(notServed.a);
     expect(notServed).toMatchObject({ win: 'a', cls: ['win', 'lose'] });
-    const rejected = v.getByTestId('compare-part-notServedOps-rejected-arrivals');
+    const rejected = v.getByTestId('compare-part-notServedOps-turned-away-pool-full');
     expect(Number((await rejected.locator('td').nth(1).innerText()).replace(/k$/, '')) || 0).toBeGreaterThan(0);
     const failed = v.getByTestId('compare-part-notServedOps-failed');
     expect((await failed.locator('td').nth(1).innerText()).trim()).toBe('0');

@@ -36,7 +36,7 @@ export function DeltaTable({ comparison, labelA, labelB }: { comparison: RunComp
               <td className="num delta-cell">{r.delta}</td>
             </tr>,
             ...r.parts.map((p) => (
-              <tr key={`${r.id}-${p.label}`} className="part-row" data-testid={`compare-part-${r.id}-${p.label.replace(/\s+/g, '-')}`}>
+              <tr key={`${r.id}-${p.label}`} className="part-row" data-testid={`compare-part-${r.id}-${p.label.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}`}>
                 <th scope="row">{`of which ${p.label}`}</th>
                 <td className="num">{p.a}</td>
                 <td className="num">{p.b}</td>
