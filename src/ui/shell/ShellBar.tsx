@@ -57,7 +57,13 @@ export function ShellBar({ app, live }: { app: AppStore; live: LiveHandle }) {
           ))}
         </div>
         {view === 'live' ? <LiveRecordingBar app={app} live={live} /> : <span className="shell-spacer" />}
-        <button type="button" className="btn small" onClick={() => void copy()} title="Copy a link that reproduces this view (scenario, seed, configuration, toggles, cursor)" data-testid="copy-link">
+        <button type="button" className="btn small" onClick={() => void copy()} title={
+            view === 'live'
+              ? 'Copy a link to this scenario, seed, configuration and toggles. The faults you pressed are not in it: "Save as scenario" keeps them, and "Replay in engine" replays them'
+              : 'Copy a link that reproduces this view (scenario, seed, configuration, toggles, cursor)'
+          }
+          data-testid="copy-link"
+        >
           {copied ? 'Link copied' : 'Copy link'}
         </button>
       </nav>
