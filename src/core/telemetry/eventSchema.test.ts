@@ -67,6 +67,11 @@ describe('parseNdjson / toNdjson', () => {
     expect(m).toContain('"op.explode"');
   });
 
+  it('an event past one hour names its line and the limit (it was reported as "durationMs", a field the file does not have)', () => {
+    expect(errorOf(() => parseNdjson(`${ok(start)}\n${ok({ ...aStart, t: 4_000_000 })}`))).toContain('line 2: t: must be at most 3600000 ms: no run lasts over one hour (got 4000000)');
+    expect(parseNdjson(ok({ ...start, t: 3_600_000 }))).toHaveLength(1);
+  });
+
   it('a missing type, a non-object and an array are refused with the line', () => {
     expect(errorOf(() => parseNdjson(ok({ t: 1 })))).toContain('line 1: type: required: must be one of op.start');
     expect(errorOf(() => parseNdjson('42'))).toContain('line 1: must be a JSON object');

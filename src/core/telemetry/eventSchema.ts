@@ -64,7 +64,9 @@ const statusXorError = (e: { status?: unknown; error?: unknown }, ctx: z.Refinem
   }
 };
 
-const base = <T extends EventType>(type: T) => ({ t: ms(), type: z.literal(type) });
+/** an event's time: no run lasts over an hour (a replay of the file would be refused later, naming a durationMs the file does not have) */
+const eventTime = () => ms().max(3_600_000, { error: err('must be at most 3600000 ms: no run lasts over one hour') });
+const base = <T extends EventType>(type: T) => ({ t: eventTime(), type: z.literal(type) });
 
 const opStart = z.strictObject({
   ...base('op.start'),
