@@ -167,9 +167,9 @@ const verdict = (s: RunSummary, name: string): { v: InvariantVerdict | null; n: 
 };
 
 /**
- * Differences smaller than this share of the larger value are not called
- * better or worse (0.22× vs 0.23×, 10,000 vs 10,120 served): the two runs
- * differ by chance that small on a different seed.
+ * Differences smaller than this share of the larger value are shown but not
+ * called better or worse (0.22× vs 0.23×, 10,000 vs 10,120 served): colour
+ * is for what the A/B change did, and a few percent read as a win or a loss.
  */
 export const MATERIAL_DIFFERENCE = 0.05;
 
