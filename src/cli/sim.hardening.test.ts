@@ -240,6 +240,23 @@ describe('what the CLI reads and writes', () => {
   );
 
   it(
+    '--seed=7 is --seed 7; a switch with a value and a single-dash flag are named as such (-j was "one scenario at a time")',
+    () => {
+      const f = file('eq.json', TINY);
+      const eq = sim([f, '--seed=7', '--json']);
+      expect(eq.status).toBe(0);
+      expect(JSON.parse(eq.stdout).seed).toBe(7);
+      const sw = sim([f, '--json=1']);
+      expect(sw.status).toBe(2);
+      expect(sw.stderr).toMatch(/^error: --json takes no value \(got "--json=1"\)$/m);
+      const dash = sim([f, '-j']);
+      expect(dash.status).toBe(2);
+      expect(dash.stderr).toMatch(/^error: unknown option -j$/m);
+    },
+    SLOW,
+  );
+
+  it(
     '--help prints the usage on stdout and exits 0',
     () => {
       const r = sim(['--help']);

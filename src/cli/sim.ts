@@ -43,13 +43,24 @@ class HelpRequest extends Error {}
 /** the project's source tree (src/): --events never writes into it (a preset's own file is there) */
 const SOURCE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** the flags that take no value */
+const SWITCHES: readonly string[] = ['--json', '--strict', '--help'];
+
 /** the largest scenario file read, bytes */
 const MAX_SCENARIO_BYTES = 64 * 2 ** 20;
 
 /** bad-input lines printed before "… and N more" */
 const MAX_ISSUE_LINES = 20;
 
-function parseArgs(argv: readonly string[]): Args {
+function parseArgs(raw: readonly string[]): Args {
+  // `--seed=7` is `--seed 7`; a switch takes no value (`--json=1` would otherwise read "1" as a second scenario)
+  const argv = raw.flatMap((a) => {
+    const m = /^(--[a-z-]+)=(.*)$/s.exec(a);
+    if (m === null) return [a];
+    const [, name, v] = m as unknown as [string, string, string];
+    if (SWITCHES.includes(name)) throw new UsageError(`${name} takes no value (got "${a}")`);
+    return [name, v];
+  });
   const args: Args = { target: '', json: false, strict: false, engine: 'sim', real: {} };
   const whole = (name: string, v: string, min: number, max: number): number => {
     if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`${name} must be a whole number in ${min}..${max}, got "${v}"`);
@@ -92,7 +103,7 @@ function parseArgs(argv: readonly string[]): Args {
       if (!/^\d+$/.test(v) || Number(v) > 2 ** 31 - 1) throw new UsageError(`--seed must be a whole number in 0..2147483647, got "${v}"`);
       args.seed = Number(v);
     } else if (a === '--help' || a === '-h') throw new HelpRequest();
-    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+    else if (a.startsWith('--') || (a.startsWith('-') && a.length > 1)) throw new UsageError(`unknown option ${a}`);
     else if (args.target === '') args.target = a;
     else throw new UsageError(`unexpected argument "${a}" (one scenario at a time)`);
   }
