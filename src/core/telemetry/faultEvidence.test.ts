@@ -34,6 +34,31 @@ describe('fault evidence: the healthy baseline', () => {
   });
 });
 
+describe('fault evidence: served throughput before and during the fault', () => {
+  it('the baseline starts at the first operation (the boot before it is not history) and counts every segment', () => {
+    const ev = new FaultEvidenceTracker();
+    ev.gauges(0, 0, 0); // the cluster boots: events, no operation for 2 s
+    for (let step = 2_000; step < 4_000; step += 100) for (let i = 0; i < 20; i++) ev.opEnd(step + i, -1, true, i % 2 === 0);
+    ev.fault(4_000, 'lostAck', 0, 22);
+    const e = ev.list()[0];
+    expect(e?.servedBaselinePerSec).toBeCloseTo(200, 6);
+    expect(e?.healthyBaselinePerSec).toBeCloseTo(100, 6);
+    expect(e?.servedLowPerSec).toBeNull();
+  });
+
+  it('keeps the lowest whole second of served throughput since the fault', () => {
+    const ev = new FaultEvidenceTracker();
+    serve(ev, 0, 3_000, 30);
+    ev.fault(3_000, 'lostAck', 0, 22);
+    serve(ev, 3_000, 3_500, 30);
+    serve(ev, 3_500, 4_500, 2); // a second at 20 ops/s
+    serve(ev, 4_500, 6_000, 30);
+    const e = ev.list()[0];
+    expect(e?.servedBaselinePerSec).toBeCloseTo(300, 6);
+    expect(e?.servedLowPerSec).toBeCloseTo(20, 6);
+  });
+});
+
 describe('fault evidence: one record per fault', () => {
   it('the next fault closes the open record and says when; a quiet client settles it instead', () => {
     const ev = new FaultEvidenceTracker();

@@ -23,6 +23,7 @@ export const STARVED_SHARE = 0.5;
 export const MAX_EVIDENCE = 32;
 const STEP_MS = 100;
 const BASELINE_STEPS = BASELINE_MS / STEP_MS;
+const STEPS_PER_SECOND = 1000 / STEP_MS;
 
 export interface FaultEvidence {
   /** increases per fault this session (a stable key) */
@@ -58,6 +59,10 @@ export interface FaultEvidence {
   readonly healthyBaselinePerSec: number | null;
   /** ms of 100 ms steps in which healthy segments were served below half the baseline */
   readonly healthyLostMs: number;
+  /** served ops/s before the fault on every segment (what the application got); null without enough history */
+  readonly servedBaselinePerSec: number | null;
+  /** the lowest served ops/s over a whole second since the fault (every segment); null before a second has passed */
+  readonly servedLowPerSec: number | null;
 }
 
 
@@ -67,9 +72,14 @@ export interface FaultEvidenceState {
   readonly closed: readonly FaultEvidence[];
   readonly nextId: number;
   readonly history: Float64Array;
+  readonly historyAll: Float64Array;
   readonly historyFilled: number;
+  readonly sawTraffic: boolean;
   readonly step: number;
   readonly stepHealthy: number;
+  readonly stepAll: number;
+  readonly recent: Float64Array;
+  readonly recentSteps: number;
   readonly lastTrouble: number;
   /** the operations in flight that the open record counts as hit */
   readonly hit: readonly number[];
@@ -81,9 +91,17 @@ export class FaultEvidenceTracker {
   private nextId = 1;
   /** healthy served ops per 100 ms step, the last BASELINE_STEPS complete steps (ring) */
   private readonly history = new Float64Array(BASELINE_STEPS);
+  /** served ops per 100 ms step on every segment, the same steps (ring) */
+  private readonly historyAll = new Float64Array(BASELINE_STEPS);
   private historyFilled = 0;
+  /** an operation has ended: steps before the first one (the cluster booting) are not history, or they would dilute the baseline */
+  private sawTraffic = false;
   private step = -1;
   private stepHealthy = 0;
+  private stepAll = 0;
+  /** served ops per step since the open record's fault, the last second of them (ring), and how many steps it has seen */
+  private readonly recent = new Float64Array(STEPS_PER_SECOND);
+  private recentSteps = 0;
   /** last time anything showed the fault still biting */
   private lastTrouble = 0;
   /**
@@ -127,18 +145,34 @@ export class FaultEvidenceTracker {
       this.lastTrouble = Math.max(this.lastTrouble, (this.step + 1) * STEP_MS);
       this.version++;
     }
-    if (o === null) {
+    if (o !== null && this.step * STEP_MS >= o.t) {
+      // the lowest whole second of served throughput since the fault
+      this.recent[this.recentSteps % STEPS_PER_SECOND] = this.stepAll;
+      this.recentSteps++;
+      if (this.recentSteps >= STEPS_PER_SECOND) {
+        let sum = 0;
+        for (let i = 0; i < STEPS_PER_SECOND; i++) sum += this.recent[i] as number;
+        const perSec = (sum * 1000) / (STEPS_PER_SECOND * STEP_MS);
+        if (o.servedLowPerSec === null || perSec < o.servedLowPerSec) {
+          o.servedLowPerSec = perSec;
+          this.version++;
+        }
+      }
+    }
+    if (o === null && this.sawTraffic) {
       this.history[this.step % BASELINE_STEPS] = v;
+      this.historyAll[this.step % BASELINE_STEPS] = this.stepAll;
       this.historyFilled = Math.min(BASELINE_STEPS, this.historyFilled + 1);
     }
     this.stepHealthy = 0;
+    this.stepAll = 0;
   }
 
-  private baseline(): number | null {
-    // at least 1 s of history, and some traffic in it
-    if (this.historyFilled < 10) return null;
+  /** ops/s over the history in `ring`: at least 1 s of it, and some traffic in it */
+  private baseline(ring: Float64Array = this.history): number | null {
+    if (this.historyFilled < STEPS_PER_SECOND) return null;
     let s = 0; // slots not filled since the last reset hold 0
-    for (let i = 0; i < BASELINE_STEPS; i++) s += this.history[i] as number;
+    for (let i = 0; i < BASELINE_STEPS; i++) s += ring[i] as number;
     return s > 0 ? (s * 1000) / (this.historyFilled * STEP_MS) : null;
   }
 
@@ -148,6 +182,7 @@ export class FaultEvidenceTracker {
     this.open = null;
     this.hit.clear();
     this.history.fill(0);
+    this.historyAll.fill(0);
     this.historyFilled = 0;
     this.version++;
   }
@@ -172,7 +207,10 @@ export class FaultEvidenceTracker {
     this.open = {
       id: this.nextId++, action, node, t, segments, settledT: null, supersededT: null, lastT: t, opsHit: 0, retries: 0, refreshRequests: 0, overBudget: 0,
       failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 0, healthyBaselinePerSec: scaled(this.baseline(), healthyShare), healthyLostMs: 0,
+      servedBaselinePerSec: this.baseline(this.historyAll), servedLowPerSec: null,
     };
+    this.recent.fill(0);
+    this.recentSteps = 0;
     this.lastTrouble = t;
     this.version++;
   }
@@ -222,7 +260,11 @@ export class FaultEvidenceTracker {
   /** an operation ended: `served` = a real answer, `healthy` = on a segment no fault named */
   opEnd(t: number, op: number, served: boolean, healthy: boolean): void {
     this.at(t);
-    if (served && healthy) this.stepHealthy++;
+    this.sawTraffic = true;
+    if (served) {
+      this.stepAll++;
+      if (healthy) this.stepHealthy++;
+    }
     const wasHit = this.hit.delete(op);
     const o = this.openAt(t);
     if (o === null || served) return;
@@ -271,9 +313,14 @@ export class FaultEvidenceTracker {
       closed: this.closed.slice(),
       nextId: this.nextId,
       history: this.history.slice(),
+      historyAll: this.historyAll.slice(),
       historyFilled: this.historyFilled,
+      sawTraffic: this.sawTraffic,
       step: this.step,
       stepHealthy: this.stepHealthy,
+      stepAll: this.stepAll,
+      recent: this.recent.slice(),
+      recentSteps: this.recentSteps,
       lastTrouble: this.lastTrouble,
       hit: [...this.hit],
     };
@@ -285,9 +332,14 @@ export class FaultEvidenceTracker {
     this.closed = st.closed.slice();
     this.nextId = st.nextId;
     this.history.set(st.history);
+    this.historyAll.set(st.historyAll);
     this.historyFilled = st.historyFilled;
+    this.sawTraffic = st.sawTraffic;
     this.step = st.step;
     this.stepHealthy = st.stepHealthy;
+    this.stepAll = st.stepAll;
+    this.recent.set(st.recent);
+    this.recentSteps = st.recentSteps;
     this.lastTrouble = st.lastTrouble;
     this.hit = new Set(st.hit);
     this.version++;
@@ -298,9 +350,14 @@ export class FaultEvidenceTracker {
     this.closed = [];
     this.nextId = 1;
     this.history.fill(0);
+    this.historyAll.fill(0);
     this.historyFilled = 0;
+    this.sawTraffic = false;
     this.step = -1;
     this.stepHealthy = 0;
+    this.stepAll = 0;
+    this.recent.fill(0);
+    this.recentSteps = 0;
     this.lastTrouble = 0;
     this.hit.clear();
     this.version++;

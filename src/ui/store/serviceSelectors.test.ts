@@ -24,7 +24,7 @@ function storeWith(events: ZarisEvent[]) {
 
 const evidence = (over: Partial<FaultEvidence> = {}): FaultEvidence => ({
   id: 1, action: 'failover', node: 1, t: 5_000, segments: 22, settledT: null, supersededT: null, lastT: 7_000, opsHit: 100, retries: 900, refreshRequests: 800, overBudget: 0,
-  failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 10, healthyBaselinePerSec: 4000, healthyLostMs: 0, ...over,
+  failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 10, healthyBaselinePerSec: 4000, healthyLostMs: 0, servedBaselinePerSec: null, servedLowPerSec: null, ...over,
 });
 const headline = (over: Partial<Headline> = {}): Headline => ({
   running: true, opsPerSec: 5000, servedPerSec: 5000, failedPerSec: 0, rejectedPerSec: 0, retriesPerSec: 0, refreshRequestsPerSec: 0, refreshesPerSec: 0,
@@ -143,6 +143,24 @@ describe('what you are seeing', () => {
     const afterFault = selectSessionState({ ...base, evidence: [evidence()], headline: nothingYet });
     expect(afterFault.state).toBe('fault');
     expect(afterFault.text).toContain('no operation ended, stalled or was turned away (last 1 s)');
+  });
+
+  it('names a collapse of throughput that the demand share hides (closed-loop users wait, so little demand is met in full)', () => {
+    // lost acks: 64 users wait out 1 s attempt timeouts; what few ask is served
+    const waiting = headline({ servedPerSec: 824, stalled: 64, service: { verdict: 'degraded', share: 0.928 } });
+    const before = evidence({ action: 'lostAck', node: 0, servedBaselinePerSec: 17_000 });
+    const line = selectSessionState({ ...base, poolSize: 64, evidence: [before], headline: waiting });
+    expect(line.state).toBe('fault');
+    expect(line.text).toContain('92.8 % of demand served (last 1 s); throughput 824 ops/s, 4.8 % of the 17k ops/s before the fault, 64 ops stalled > 1 s.');
+    // at half of the baseline or above, or without a baseline, the line does not mention it
+    expect(selectSessionState({ ...base, evidence: [before], headline: headline({ servedPerSec: 8_500, service: { verdict: 'degraded', share: 0.9 } }) }).text).not.toContain('throughput');
+    expect(selectSessionState({ ...base, evidence: [evidence()], headline: waiting }).text).not.toContain('throughput');
+    // served in full again, but not at the rate before: recovering says both
+    expect(selectSessionState({ ...base, evidence: [before], headline: headline({ servedPerSec: 3_000 }) }).text).toContain('100 % of demand served (last 1 s) again, but throughput 3k ops/s, 17.6 % of the 17k ops/s before the fault;');
+    // the card keeps the lowest second, open or settled
+    const card = selectEvidenceCards([{ ...before, servedLowPerSec: 640, settledT: 9_000 }], [], { poolSize: 64, nowMs: 12_000 })[0];
+    expect(card?.facts).toContain('throughput fell to 3.8 % of the 17k ops/s before the fault (lowest second: 640 ops/s)');
+    expect(selectEvidenceCards([{ ...before, servedLowPerSec: 9_000 }], [], { poolSize: 64, nowMs: 8_000 })[0]?.facts.join(' ')).not.toContain('throughput fell');
   });
 
   it("gives the stalled ops' own share of the pool, not the in-flight share under their count", () => {

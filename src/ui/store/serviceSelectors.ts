@@ -6,7 +6,7 @@
  */
 import { STALL_THRESHOLD_MS } from '../../core/domain/service';
 import type { FaultAction } from '../../core/telemetry/events';
-import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
+import { STARVED_SHARE, type FaultEvidence } from '../../core/telemetry/faultEvidence';
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import { AMBIGUOUS_CASES, type AmbiguousCase, type AmbiguousWrite, type WriteAuditReport } from '../../core/sim/applyTracker';
 import { formatCount, formatLatency, formatRate, formatSeconds } from './numberFormat';
@@ -71,6 +71,18 @@ function amplification(e: FaultEvidence): string | null {
   return `${a} attempt${a === '1' ? '' : 's'} and ${r} refresh request${r === '1' ? '' : 's'} per op hit`;
 }
 
+/**
+ * "throughput 824 ops/s, 5 % of the 17k ops/s before the fault" when the served rate is below
+ * {@link STARVED_SHARE} of the open fault's baseline, else null. The demand share alone can read
+ * "93 % served" while throughput collapses: closed-loop users waiting on their attempts ask for
+ * less, so little demand is met almost in full.
+ */
+export function throughputDrop(open: FaultEvidence | null, servedPerSec: number): string | null {
+  const base = open?.servedBaselinePerSec ?? null;
+  if (base === null || !(servedPerSec < STARVED_SHARE * base)) return null;
+  return `throughput ${formatRate(servedPerSec)} ops/s, ${pct(servedPerSec / base)} of the ${formatRate(base)} ops/s before the fault`;
+}
+
 /** the session state and the one line under the header that says what the screen shows */
 export function selectSessionState(x: SessionStateInput): SessionStateLine {
   const h = x.headline;
@@ -108,7 +120,7 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
   }
   if (h.service.verdict !== 'healthy') {
     const what = open !== null ? `${describeFault(open)},${since}` : 'no fault injected';
-    const parts = [h.failedPerSec > 0 ? `${formatRate(h.failedPerSec)} ops/s fail` : null, h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null, h.stalled > 0 ? `${formatCount(h.stalled)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}` : null].filter(Boolean);
+    const parts = [throughputDrop(open, h.servedPerSec), h.failedPerSec > 0 ? `${formatRate(h.failedPerSec)} ops/s fail` : null, h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null, h.stalled > 0 ? `${formatCount(h.stalled)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}` : null].filter(Boolean);
     // "within its bounds" only while the open fault has no operation past its attempt budget (a bug toggle breaks it)
     const client =
       open !== null && open.overBudget > 0
@@ -119,10 +131,11 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
     return { state: 'fault', label: 'fault in progress', text: `Fault in progress — ${what}: ${served}${parts.length > 0 ? `; ${parts.join(', ')}` : ''}. ${client}` };
   }
   if (open !== null) {
+    const drop = throughputDrop(open, h.servedPerSec);
     return {
       state: 'recovering',
       label: 'recovering',
-      text: `Recovering from the ${describeFault(open)},${since}: ${served} again; the fault's card closes after 3 s without a failing attempt, stall or rejection.`,
+      text: `Recovering from the ${describeFault(open)},${since}: ${served} again${drop !== null ? `, but ${drop}` : ''}; the fault's card closes after 3 s without a failing attempt, stall or rejection.`,
     };
   }
   return {
@@ -170,6 +183,9 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   const stalledPeak = open ? Math.max(e.stalledPeak, stalledNow) : e.stalledPeak;
   if (e.overBudget > 0) facts.push(`attempt budget exceeded by ${formatCount(e.overBudget)} ops`);
   if (e.healthyLostMs > 0 && e.healthyBaselinePerSec !== null) facts.push(`healthy throughput lost for ${formatSeconds(e.healthyLostMs)} (below half of ${formatRate(e.healthyBaselinePerSec)} ops/s)`);
+  if (e.servedBaselinePerSec !== null && e.servedLowPerSec !== null && e.servedLowPerSec < STARVED_SHARE * e.servedBaselinePerSec) {
+    facts.push(`throughput fell to ${pct(e.servedLowPerSec / e.servedBaselinePerSec)} of the ${formatRate(e.servedBaselinePerSec)} ops/s before the fault (lowest second: ${formatRate(e.servedLowPerSec)} ops/s)`);
+  }
   if (stalledPeak > 0) facts.push(`up to ${formatCount(stalledPeak)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}${poolSize > 0 ? ` (pool ${formatCount(poolSize)})` : ''}`);
   if (e.rejected > 0) facts.push(`${formatCount(e.rejected)} arrivals turned away (pool full)`);
   const amp = amplification(e);
