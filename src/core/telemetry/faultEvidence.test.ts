@@ -112,3 +112,45 @@ describe('fault evidence: every figure of a card is about the operations it coun
     expect(failback?.failed).toBeLessThanOrEqual(failback?.opsHit ?? 0);
   });
 });
+
+describe('fault evidence: a pause is not an outage', () => {
+  it('paused steps are neither lost healthy throughput nor a low second, and the pause does not settle the record', () => {
+    const ev = new FaultEvidenceTracker();
+    serve(ev, 0, 3_000, 30);
+    ev.fault(3_000, 'failover', 1, 22, 42 / 64);
+    serve(ev, 3_000, 4_000, 30);
+    ev.pause(4_000);
+    ev.gauges(6_000, 0, 0); // nothing is sent for 5 s
+    ev.resume(9_000);
+    serve(ev, 9_000, 9_500, 30);
+    const open = ev.list()[0];
+    expect(open).toMatchObject({ healthyLostMs: 0, settledT: null });
+    expect(open?.servedLowPerSec).toBeCloseTo(300, 6);
+    // quiet running time: 1 s before the pause, then from the resume: settled 3 s of it after the fault
+    serve(ev, 9_500, 12_000, 30);
+    expect(ev.list()[0]?.settledT).not.toBeNull();
+  });
+
+  it('the same 5 s without a pause are lost', () => {
+    const ev = new FaultEvidenceTracker();
+    serve(ev, 0, 3_000, 30);
+    ev.fault(3_000, 'failover', 1, 22, 42 / 64);
+    serve(ev, 3_000, 4_000, 30);
+    ev.attemptEnd(4_000, 9, false);
+    ev.gauges(8_900, 0, 1);
+    serve(ev, 9_000, 9_500, 30);
+    const e = ev.list()[0];
+    expect(e?.healthyLostMs).toBeGreaterThanOrEqual(4_000);
+    expect(e?.servedLowPerSec).toBe(0);
+  });
+
+  it('a pause before the fault is not in the baseline', () => {
+    const ev = new FaultEvidenceTracker();
+    serve(ev, 0, 2_000, 30);
+    ev.pause(2_000);
+    ev.resume(6_000);
+    serve(ev, 6_000, 7_000, 30);
+    ev.fault(7_000, 'failover', 1, 0);
+    expect(ev.list()[0]?.servedBaselinePerSec).toBeCloseTo(300, 6);
+  });
+});

@@ -74,12 +74,15 @@ export interface FaultEvidenceState {
   readonly history: Float64Array;
   readonly historyAll: Float64Array;
   readonly historyFilled: number;
+  readonly historyPos: number;
   readonly sawTraffic: boolean;
   readonly step: number;
   readonly stepHealthy: number;
   readonly stepAll: number;
   readonly recent: Float64Array;
   readonly recentSteps: number;
+  readonly pausedSince: number | null;
+  readonly pauses: readonly (readonly [number, number])[];
   readonly lastTrouble: number;
   /** the operations in flight that the open record counts as hit */
   readonly hit: readonly number[];
@@ -94,6 +97,8 @@ export class FaultEvidenceTracker {
   /** served ops per 100 ms step on every segment, the same steps (ring) */
   private readonly historyAll = new Float64Array(BASELINE_STEPS);
   private historyFilled = 0;
+  /** steps written to the history rings so far (the next slot is this modulo their length) */
+  private historyPos = 0;
   /** an operation has ended: steps before the first one (the cluster booting) are not history, or they would dilute the baseline */
   private sawTraffic = false;
   private step = -1;
@@ -102,6 +107,13 @@ export class FaultEvidenceTracker {
   /** served ops per step since the open record's fault, the last second of them (ring), and how many steps it has seen */
   private readonly recent = new Float64Array(STEPS_PER_SECOND);
   private recentSteps = 0;
+  /**
+   * The workload is paused since this time (null: it runs), and the pauses the step clock has
+   * not passed yet: a paused step sends nothing, so it is neither history, nor lost throughput,
+   * nor a low second, and a pause does not count toward settling.
+   */
+  private pausedSince: number | null = null;
+  private pauses: (readonly [number, number])[] = [];
   /** last time anything showed the fault still biting */
   private lastTrouble = 0;
   /**
@@ -130,14 +142,27 @@ export class FaultEvidenceTracker {
     const o = this.open;
     if (o !== null) {
       if (t > o.lastT) o.lastT = t;
-      if (t - this.lastTrouble >= SETTLE_MS) {
+      if (this.pausedSince === null && t - this.lastTrouble >= SETTLE_MS) {
         o.settledT = this.lastTrouble;
         this.finish();
       }
     }
   }
 
+  /** the step being closed lies in a pause (by its midpoint) */
+  private stepPaused(): boolean {
+    const mid = this.step * STEP_MS + STEP_MS / 2;
+    while (this.pauses.length > 0 && (this.pauses[0] as readonly [number, number])[1] <= this.step * STEP_MS) this.pauses.shift();
+    if (this.pausedSince !== null && mid >= this.pausedSince) return true;
+    return this.pauses.some(([from, to]) => mid >= from && mid < to);
+  }
+
   private closeStep(): void {
+    if (this.stepPaused()) {
+      this.stepHealthy = 0;
+      this.stepAll = 0;
+      return;
+    }
     const o = this.open;
     const v = this.stepHealthy;
     if (o !== null && o.healthyBaselinePerSec !== null && (v * 1000) / STEP_MS < STARVED_SHARE * o.healthyBaselinePerSec && this.step * STEP_MS >= o.t) {
@@ -160,8 +185,10 @@ export class FaultEvidenceTracker {
       }
     }
     if (o === null && this.sawTraffic) {
-      this.history[this.step % BASELINE_STEPS] = v;
-      this.historyAll[this.step % BASELINE_STEPS] = this.stepAll;
+      // the ring is the last BASELINE_STEPS steps that ran (a paused step is not in it)
+      const at = this.historyPos++ % BASELINE_STEPS;
+      this.history[at] = v;
+      this.historyAll[at] = this.stepAll;
       this.historyFilled = Math.min(BASELINE_STEPS, this.historyFilled + 1);
     }
     this.stepHealthy = 0;
@@ -284,6 +311,26 @@ export class FaultEvidenceTracker {
     this.version++;
   }
 
+  /** the workload stopped sending at `t` (Pause) */
+  pause(t: number): void {
+    if (this.pausedSince !== null) return;
+    this.at(t);
+    this.pausedSince = t;
+    this.version++;
+  }
+
+  /** the workload sends again from `t` (Start after Pause): the pause does not count toward settling the open record */
+  resume(t: number): void {
+    const from = this.pausedSince;
+    if (from === null) return;
+    const to = Math.max(from, t);
+    this.pauses.push([from, to]);
+    this.pausedSince = null;
+    // the quiet time before the pause counts; the pause itself does not (trouble during it: quiet from the resume)
+    if (this.open !== null) this.lastTrouble = this.lastTrouble <= from ? this.lastTrouble + (to - from) : Math.max(this.lastTrouble, to);
+    this.version++;
+  }
+
   /** the in-flight and stalled gauges at `t` */
   gauges(t: number, inFlight: number, stalled: number): void {
     this.at(t);
@@ -315,12 +362,15 @@ export class FaultEvidenceTracker {
       history: this.history.slice(),
       historyAll: this.historyAll.slice(),
       historyFilled: this.historyFilled,
+      historyPos: this.historyPos,
       sawTraffic: this.sawTraffic,
       step: this.step,
       stepHealthy: this.stepHealthy,
       stepAll: this.stepAll,
       recent: this.recent.slice(),
       recentSteps: this.recentSteps,
+      pausedSince: this.pausedSince,
+      pauses: this.pauses.slice(),
       lastTrouble: this.lastTrouble,
       hit: [...this.hit],
     };
@@ -334,12 +384,15 @@ export class FaultEvidenceTracker {
     this.history.set(st.history);
     this.historyAll.set(st.historyAll);
     this.historyFilled = st.historyFilled;
+    this.historyPos = st.historyPos;
     this.sawTraffic = st.sawTraffic;
     this.step = st.step;
     this.stepHealthy = st.stepHealthy;
     this.stepAll = st.stepAll;
     this.recent.set(st.recent);
     this.recentSteps = st.recentSteps;
+    this.pausedSince = st.pausedSince;
+    this.pauses = st.pauses.slice();
     this.lastTrouble = st.lastTrouble;
     this.hit = new Set(st.hit);
     this.version++;
@@ -352,12 +405,15 @@ export class FaultEvidenceTracker {
     this.history.fill(0);
     this.historyAll.fill(0);
     this.historyFilled = 0;
+    this.historyPos = 0;
     this.sawTraffic = false;
     this.step = -1;
     this.stepHealthy = 0;
     this.stepAll = 0;
     this.recent.fill(0);
     this.recentSteps = 0;
+    this.pausedSince = null;
+    this.pauses = [];
     this.lastTrouble = 0;
     this.hit.clear();
     this.version++;

@@ -115,18 +115,26 @@ export class LiveSession implements PlaygroundControls {
     return true;
   }
 
-  async start(): Promise<void> {
+  /** ms since the session started, on the clock the workers share (they were given `originMs`) */
+  private sessionNow(): number {
+    return performance.timeOrigin + performance.now() - this.originMs;
+  }
+
+  async start(): Promise<number> {
     await this.booted;
     this.running = true;
     const ok = await this.client.start();
     if (!ok) this.listener.onError('the client could not fetch a cluster map from any node');
+    return this.sessionNow();
   }
 
-  async pause(): Promise<void> {
+  async pause(): Promise<number> {
     await this.booted;
     this.running = false;
     await this.client.pause();
+    const stoppedAt = this.sessionNow();
     await this.checkFinalState();
+    return stoppedAt;
   }
 
   /**
@@ -136,7 +144,7 @@ export class LiveSession implements PlaygroundControls {
    * the workers' clocks; later acks may commit after the read).
    */
   private async checkFinalState(): Promise<void> {
-    const asOfMs = performance.timeOrigin + performance.now() - this.originMs - FINAL_CHECK_MARGIN_MS;
+    const asOfMs = this.sessionNow() - FINAL_CHECK_MARGIN_MS;
     const versions = await this.control.clusterVersions();
     this.listener.onClusterVersions?.(asOfMs, versions);
   }

@@ -30,10 +30,10 @@ export interface SessionListener {
 export interface PlaygroundControls {
   /** faults this session's engine cannot do, with why (the buttons are disabled with that tooltip); absent: it can do all */
   readonly unsupportedFaults?: Readonly<Partial<Record<FaultAction, string>>>;
-  /** starts (or resumes) the workload */
-  start(): Promise<void>;
-  /** pauses the workload (the cluster keeps running) */
-  pause(): Promise<void>;
+  /** starts (or resumes) the workload; resolves with the session time (ms) it started at, where the session keeps one */
+  start(): Promise<number | void>;
+  /** pauses the workload (the cluster keeps running); resolves with the session time (ms) it stopped at, where the session keeps one */
+  pause(): Promise<number | void>;
   /** applies a validated client configuration to operations started from now on */
   configureClient(config: ClientConfig): Promise<void>;
   /** replaces the workload (concurrency, rate, keys, mix) */

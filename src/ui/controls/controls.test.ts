@@ -7,6 +7,7 @@ import type { PlaygroundControls } from '../bridge/types';
 import { createDashboardStore } from '../store/dashboardStore';
 import { clientFormOf, describeIssue, parseClientForm, parseWorkloadForm, workloadFormOf } from './formModel';
 import { createSessionActions } from './sessionActions';
+import { steadyOps } from '../store/testEvents';
 
 /** records every call the controls make */
 function fakeControls(fail: Partial<Record<keyof PlaygroundControls, string>> = {}) {
@@ -65,6 +66,28 @@ describe('workload form', () => {
 });
 
 describe('session actions', () => {
+  it('Pause and Start at the session\'s own times: the charts get the pause, and the open fault\'s card does not count it as lost throughput', async () => {
+    const store = createDashboardStore();
+    const { controls } = fakeControls();
+    const times = [4_000, 9_000];
+    const a = createSessionActions({ ...controls, pause: async () => times[0], start: async () => times[1] }, store);
+    const st = () => store.getState();
+    // 3 s of traffic on segment 0 and 1 (two segments, 100 ops/s each), a fault naming segment 1 at 3 s
+    st().ingestEvents([{ t: 0, type: 'topology', epoch: 1, change: 'initial', node: 0, segments: [0, 1] }, ...steadyOps(300, 0, 10, 1, 0), ...steadyOps(300, 5, 10, 1_000, 1)]);
+    st().ingestEvents([{ t: 3_000, type: 'fault', action: 'failover', node: 1, segments: [1] }, ...steadyOps(100, 3_000, 10, 2_000, 0)]);
+    await a.pause();
+    expect(st().pauseSpans).toEqual([{ from: 4_000, to: null }]);
+    await a.start();
+    expect(st().pauseSpans).toEqual([{ from: 4_000, to: 9_000 }]);
+    st().ingestEvents(steadyOps(100, 9_000, 10, 3_000, 0));
+    st().publish();
+    // healthy segment 0 served on before and after the pause: 5 s of nothing sent is not lost
+    expect(st().snapshot.evidence[0]?.healthyLostMs).toBe(0);
+    // a second Pause / Start pair appends; a Start with no pause open changes nothing
+    await a.start();
+    expect(st().pauseSpans).toHaveLength(1);
+  });
+
   it('applies a valid client config to the session and the store', async () => {
     const store = createDashboardStore();
     const { controls, calls } = fakeControls();

@@ -48,10 +48,26 @@ export function createSessionActions(controls: PlaygroundControls, store: Dashbo
 
   const actions: SessionActions = {
     start: async () => {
-      if (await call('start', () => controls.start())) s().setRunning(true);
+      let t: number | void = undefined;
+      if (
+        await call('start', async () => {
+          t = await controls.start();
+        })
+      ) {
+        s().setRunning(true);
+        s().noteWorkload(true, typeof t === 'number' ? t : undefined);
+      }
     },
     pause: async () => {
-      if (await call('pause', () => controls.pause())) s().setRunning(false);
+      let t: number | void = undefined;
+      if (
+        await call('pause', async () => {
+          t = await controls.pause();
+        })
+      ) {
+        s().setRunning(false);
+        s().noteWorkload(false, typeof t === 'number' ? t : undefined);
+      }
     },
     applyClient: async (values) => {
       const r = parseClientForm(values, s().clientConfig);

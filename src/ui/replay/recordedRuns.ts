@@ -64,7 +64,8 @@ export class RecordedRuns {
   }
 
   private keep(scenario: Scenario, source: RunInfo['source'], tape: EventTape, views: RunViews | null, recordMs: number, t1: number): RecordedRun {
-    const index = new SeekIndex(tape, checkerConfig(scenario), Math.max(scenario.durationMs, Math.ceil(tape.endT)), views);
+    const pauses = scenario.changes.flatMap((c) => (c.paused === undefined ? [] : [{ atMs: c.atMs, paused: c.paused }]));
+    const index = new SeekIndex(tape, checkerConfig(scenario), Math.max(scenario.durationMs, Math.ceil(tape.endT)), views, { pauses });
     const id = this.nextId++;
     const info: RunInfo = { id, source, durationMs: index.durationMs, events: tape.length, memory: index.memory(), wholeRun: index.wholeRun, recordMs, indexMs: this.clock() - t1 };
     const run = { info, index, scenario };

@@ -12,13 +12,16 @@ import type { SessionRecording } from './sessionRecording';
 export function recordingControls(inner: PlaygroundControls, rec: SessionRecording): PlaygroundControls {
   return {
     ...(inner.unsupportedFaults !== undefined ? { unsupportedFaults: inner.unsupportedFaults } : {}),
+    // at the session's own time where it keeps one: the newest event of a paused session is from before the pause
     start: async () => {
-      await inner.start();
-      rec.started(rec.lastT);
+      const t = await inner.start();
+      rec.started(typeof t === 'number' ? t : rec.lastT);
+      return t;
     },
     pause: async () => {
-      await inner.pause();
-      rec.pausedAt(rec.lastT);
+      const t = await inner.pause();
+      rec.pausedAt(typeof t === 'number' ? t : rec.lastT);
+      return t;
     },
     configureClient: async (config) => {
       await inner.configureClient(config);

@@ -190,7 +190,7 @@ export class ReplayController {
     const f = this.pending;
     if (f === null) return;
     this.pending = null;
-    this.dashboard.getState().showFrame(f.snapshot, f.faults, f.clusterView, f.clientView);
+    this.dashboard.getState().showFrame(f.snapshot, f.faults, f.clusterView, f.clientView, f.pauses);
     this.dashboard.getState().setWriteAudit(f.writeAudit);
     // the settings as recorded at the cursor: after a recorded pause the tiles read "paused", as Live did, and
     // a scheduled client change (maxAttempts 3 → 5) moves the budget lines and the header with the cursor

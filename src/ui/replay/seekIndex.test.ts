@@ -4,13 +4,13 @@ import { clientViewOf, clusterViewOf } from '../../core/cluster/views';
 import { recordScenario } from '../../core/replay/recordRun';
 import { loadScenario, type Scenario } from '../../core/sim/scenario';
 import { scenarioArb } from '../../core/sim/testkit/faultSchedules';
-import { shortenedPreset } from '../../core/sim/testkit/presetInputs';
+import { presetInput, shortenedPreset } from '../../core/sim/testkit/presetInputs';
 import { EventBatchBuilder } from '../../core/telemetry/eventCodec';
 import type { ZarisEvent } from '../../core/telemetry/events';
 import type { InvariantCheck } from '../../core/sim/invariants';
 import type { TelemetrySnapshot } from '../store/snapshot';
 import { TelemetryAggregator } from '../store/telemetryAggregator';
-import { SeekIndex, withInFlightOverBudget } from './seekIndex';
+import { SeekIndex, withInFlightOverBudget, type PauseChange } from './seekIndex';
 import { freshRunTo, overBudgetOf, withAvailability } from './testkit';
 
 const RUNS = Math.max(10, Math.round((Number(process.env.ZARIS_PROPERTY_RUNS ?? '') || 300) / 10));
@@ -37,6 +37,28 @@ function freshFold(s: Scenario, events: readonly ZarisEvent[], batch: number): T
     for (const e of events.slice(i, i + batch)) b.push(e);
     agg.ingestBatch(b.take());
   }
+  return agg;
+}
+
+/** the scenario's pause schedule */
+const pausesOf = (s: Scenario): PauseChange[] => s.changes.flatMap((c) => (c.paused === undefined ? [] : [{ atMs: c.atMs, paused: c.paused }]));
+
+/** the fresh fold with the pause schedule: each change before the first event at or after it, the rest due by `t` at the end */
+function freshFoldWithPauses(s: Scenario, events: readonly ZarisEvent[], t: number): TelemetryAggregator {
+  const agg = new TelemetryAggregator(() => s.client);
+  const changes = pausesOf(s);
+  let ci = 0;
+  let from = 0;
+  events.forEach((e, i) => {
+    while (ci < changes.length && (changes[ci] as PauseChange).atMs <= e.t) {
+      agg.ingestEvents(events.slice(from, i));
+      from = i;
+      agg.noteWorkload(!(changes[ci] as PauseChange).paused, (changes[ci] as PauseChange).atMs);
+      ci++;
+    }
+  });
+  agg.ingestEvents(events.slice(from));
+  for (; ci < changes.length && (changes[ci] as PauseChange).atMs <= t; ci++) agg.noteWorkload(!(changes[ci] as PauseChange).paused, (changes[ci] as PauseChange).atMs);
   return agg;
 }
 
@@ -72,6 +94,56 @@ describe('SeekIndex: seek anywhere = a fresh run to that time', () => {
       ),
       { numRuns: RUNS, seed: 20_261_201 },
     );
+  });
+
+  it('with the scenario\'s pauses: the fault cards leave them out exactly as a fresh fold that pauses at the same times, and the frame lists them up to the cursor', { timeout: 120_000 }, () => {
+    let sawPause = false;
+    fc.assert(
+      fc.property(
+        scenarioArb({ maxFaults: 3, maxChanges: 4 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 40, max: 3000 }),
+        (input, f, checkpointEvents) => {
+          const s = loadScenario(input, 'generated');
+          const rec = recordScenario(s);
+          const index = new SeekIndex(rec.tape, s.client, s.durationMs, rec.views, { checkpointEvents, pauses: pausesOf(s) });
+          const t = Math.round(f * s.durationMs * 100) / 100;
+          const frame = index.frameAt(t);
+          const fresh = freshRun(s, t);
+          const agg = freshFoldWithPauses(s, fresh.events, t);
+          expect(comparable(frame.snapshot)).toEqual(comparable(freshReplaySnapshot(s, agg, fresh)));
+          expect(frame.pauses).toEqual(agg.pauses.map((p) => (p.to === null ? { from: p.from, to: frame.cursorMs } : p)));
+          if (frame.pauses.length > 0) sawPause = true;
+        },
+      ),
+      { numRuns: RUNS, seed: 20_261_203 },
+    );
+    expect(sawPause).toBe(true);
+  });
+
+  it('a pause while a fault is open: no healthy throughput is lost to it, at any cursor and any checkpoint spacing', { timeout: 60_000 }, () => {
+    // lost acks from node 0 at 2 s for 1 s; the workload paused 2.5 s → 6.5 s
+    const base = loadScenario(presetInput('lost-ack'), 'lost-ack');
+    const s = loadScenario({ ...presetInput('lost-ack'), durationMs: 9000, faults: [{ atMs: 2000, action: 'lostAck', node: 0, durationMs: 1000, probability: 0.5 }], changes: [{ atMs: 2500, paused: true }, { atMs: 6500, paused: false }] }, 'paused');
+    expect(base.changes).toEqual([]);
+    const rec = recordScenario(s);
+    const events = rec.tape.events();
+    const indexes = [40, 1_000_000].map((checkpointEvents) => new SeekIndex(rec.tape, s.client, s.durationMs, rec.views, { checkpointEvents, pauses: pausesOf(s) }));
+    for (const t of [3000, 6600, 9000]) {
+      const fresh = freshRun(s, t);
+      const agg = freshFoldWithPauses(s, events.filter((e) => e.t <= t), t);
+      for (const index of indexes) {
+        const frame = index.frameAt(t);
+        expect(comparable(frame.snapshot)).toEqual(comparable(freshReplaySnapshot(s, agg, fresh)));
+        const card = frame.snapshot.evidence[0];
+        // at most the 0.5 s between the fault and the pause (closed-loop users wait out their timeouts)
+        expect(card?.healthyLostMs ?? 0).toBeLessThanOrEqual(500);
+        expect(frame.pauses).toEqual([{ from: 2500, to: Math.min(t, 6500) }]);
+      }
+    }
+    // without the pause schedule the same run's card counts the paused seconds as lost
+    const unpaused = new SeekIndex(rec.tape, s.client, s.durationMs, rec.views).frameAt(6600).snapshot.evidence[0];
+    expect(unpaused?.healthyLostMs).toBeGreaterThanOrEqual(3000);
   });
 
   it('presets with long-parked operations (the storm, the herd): random times, random checkpoint spacing', { timeout: 120_000 }, () => {

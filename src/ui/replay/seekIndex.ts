@@ -25,7 +25,8 @@ import { addExample, invariantReport, TALLIES, type InvariantReport, type TallyN
 import { decodeEvent } from '../../core/telemetry/eventCodec';
 import { EVENT_TYPES } from '../../core/telemetry/events';
 import { BUCKET_MS, LOG_CAPACITY } from '../store/layout';
-import type { FaultMarker, LoggedEvent, TelemetrySnapshot } from '../store/snapshot';
+import type { EventBatch } from '../../core/telemetry/eventCodec';
+import type { FaultMarker, LoggedEvent, PauseSpan, TelemetrySnapshot } from '../store/snapshot';
 import { TelemetryAggregator, type AggregatorCheckpoint } from '../store/telemetryAggregator';
 
 /** events between checkpoints (a seek folds at most this plus one bucket) */
@@ -55,6 +56,50 @@ export interface SeekFrame {
   /** the engine's ambiguous-write audit at the cursor (null: the run has none) */
   readonly writeAudit: WriteAuditReport | null;
   readonly budget: BudgetAtCursor;
+  /** the workload's pauses up to the cursor (one still paused there ends at the cursor) */
+  readonly pauses: readonly PauseSpan[];
+}
+
+/** a scheduled pause or resume of the workload (a scenario's `changes` with `paused`) */
+export interface PauseChange {
+  readonly atMs: number;
+  readonly paused: boolean;
+}
+
+/**
+ * Folds batch `b` into `agg`, applying the pause changes from `next` on that are due before each
+ * event (a change at `atMs` before the first event at or after it); returns the next change not applied.
+ */
+function ingestWithPauses(agg: TelemetryAggregator, b: EventBatch, changes: readonly PauseChange[], next: number): number {
+  if (next >= changes.length || b.n === 0) {
+    agg.ingestBatch(b);
+    return next;
+  }
+  let ci = next;
+  let from = 0;
+  for (let i = 0; i < b.n && ci < changes.length; i++) {
+    const t = b.t[i] as number;
+    while (ci < changes.length && (changes[ci] as PauseChange).atMs <= t) {
+      if (i > from) agg.ingestBatch(sliceBatch(b, from, i));
+      from = i;
+      const c = changes[ci] as PauseChange;
+      agg.noteWorkload(!c.paused, c.atMs);
+      ci++;
+    }
+  }
+  if (from < b.n) agg.ingestBatch(from === 0 ? b : sliceBatch(b, from, b.n));
+  return ci;
+}
+
+/** applies the changes from `next` on due by `untilMs` (after the last event); returns the next one not applied */
+function applyPausesUntil(agg: TelemetryAggregator, changes: readonly PauseChange[], next: number, untilMs: number): number {
+  let ci = next;
+  while (ci < changes.length && (changes[ci] as PauseChange).atMs <= untilMs) {
+    const c = changes[ci] as PauseChange;
+    agg.noteWorkload(!c.paused, c.atMs);
+    ci++;
+  }
+  return ci;
 }
 
 /** what the index holds, for the header and the bench */
@@ -115,6 +160,10 @@ export class SeekIndex {
   private readonly whole: TelemetryAggregator;
   private readonly seeker: TelemetryAggregator;
   private readonly checkpoints: AggregatorCheckpoint[] = [];
+  /** per checkpoint: the pause changes applied before it */
+  private readonly checkpointPauses: number[] = [];
+  /** the run's pause schedule, in time order */
+  private readonly pauseChanges: readonly PauseChange[];
   /** per tally: the event index that revealed each violation, and its op */
   private readonly violations = Object.fromEntries(TALLIES.map((k) => [k, { at: new NumCol(), op: new NumCol() }])) as Record<TallyName, { at: NumCol; op: NumCol }>;
   private overStart: Float64Array = new Float64Array(0);
@@ -129,9 +178,10 @@ export class SeekIndex {
     private readonly config: ClientConfig,
     readonly durationMs: number,
     private readonly views: RunViews | null = null,
-    options: { readonly checkpointEvents?: number } = {},
+    options: { readonly checkpointEvents?: number; readonly pauses?: readonly PauseChange[] } = {},
   ) {
     this.checkpointEvents = Math.max(1, options.checkpointEvents ?? CHECKPOINT_EVENTS);
+    this.pauseChanges = [...(options.pauses ?? [])].sort((a, b) => a.atMs - b.atMs);
     const buckets = Math.floor(Math.max(durationMs, tape.endT) / BUCKET_MS) + 2;
     this.whole = new TelemetryAggregator(() => config, { buckets, onViolation: (tally, op) => this.violation(tally, op) });
     this.seeker = new TelemetryAggregator(() => config, { checkInvariants: false, keepLog: false });
@@ -152,7 +202,9 @@ export class SeekIndex {
     const ends = new NumCol();
     const budgetOf = new Map<number, number>();
     const overAt = new Map<number, number>();
-    this.keep(whole.checkpoint());
+    const pauses = this.pauseChanges;
+    let ci = 0;
+    this.keep(whole.checkpoint(), ci);
     let sinceCp = 0;
     let lastBucket = -1;
     tape.forEachSlice(0, tape.length, (b) => {
@@ -161,9 +213,9 @@ export class SeekIndex {
         const t = b.t[i] as number;
         const bucket = Math.floor(t / BUCKET_MS);
         if (bucket !== lastBucket && sinceCp >= this.checkpointEvents) {
-          whole.ingestBatch(sliceBatch(b, from, i));
+          ci = ingestWithPauses(whole, sliceBatch(b, from, i), pauses, ci);
           from = i;
-          this.keep(whole.checkpoint());
+          this.keep(whole.checkpoint(), ci);
           sinceCp = 0;
         }
         lastBucket = bucket;
@@ -188,15 +240,17 @@ export class SeekIndex {
           }
         }
       }
-      if (from < b.n) whole.ingestBatch(sliceBatch(b, from, b.n));
+      if (from < b.n) ci = ingestWithPauses(whole, sliceBatch(b, from, b.n), pauses, ci);
     });
+    applyPausesUntil(whole, pauses, ci, Math.max(this.durationMs, tape.endT));
     for (const at of overAt.values()) starts.push(at);
     this.overStart = starts.sorted();
     this.overEnd = ends.sorted();
   }
 
-  private keep(cp: AggregatorCheckpoint): void {
+  private keep(cp: AggregatorCheckpoint, pausesApplied: number): void {
     this.checkpoints.push(cp);
+    this.checkpointPauses.push(pausesApplied);
     this.checkpointBytes += 160 + (cp.tracker.ops.length + cp.tracker.refreshes.length + cp.tracker.parked.length + cp.tracker.started.length) * 8 + cp.affected.length * 8 + cp.evidence.history.length * 8 + (cp.evidence.closed.length + 1) * 200;
   }
 
@@ -223,10 +277,15 @@ export class SeekIndex {
   frameAt(t: number): SeekFrame {
     const cursorMs = Math.max(0, Math.min(t, Math.max(this.durationMs, this.tape.endT)));
     const n = this.tape.indexAfter(cursorMs);
-    const cp = this.checkpointBefore(n);
+    const k = this.checkpointBefore(n);
+    const cp = this.checkpoints[k] as AggregatorCheckpoint;
     const seeker = this.seeker;
     seeker.restore(cp, this.whole.ring);
-    this.tape.forEachSlice(cp.index, n, (b) => seeker.ingestBatch(b));
+    let ci = this.checkpointPauses[k] as number;
+    this.tape.forEachSlice(cp.index, n, (b) => {
+      ci = ingestWithPauses(seeker, b, this.pauseChanges, ci);
+    });
+    applyPausesUntil(seeker, this.pauseChanges, ci, cursorMs);
     const log: LoggedEvent[] = [];
     let seq = Math.max(0, n - LOG_CAPACITY);
     this.tape.forEachSlice(seq, n, (b) => {
@@ -244,10 +303,12 @@ export class SeekIndex {
       clientView: this.views?.clientAt(cursorMs) ?? null,
       writeAudit: this.views?.auditAt?.(cursorMs) ?? null,
       budget,
+      pauses: seeker.pauses.map((p) => (p.to === null ? { from: p.from, to: cursorMs } : p)),
     };
   }
 
-  private checkpointBefore(n: number): AggregatorCheckpoint {
+  /** the index of the last checkpoint at or before event `n` */
+  private checkpointBefore(n: number): number {
     let a = 0;
     let b = this.checkpoints.length - 1;
     while (a < b) {
@@ -255,7 +316,7 @@ export class SeekIndex {
       if ((this.checkpoints[m] as AggregatorCheckpoint).index <= n) a = m;
       else b = m - 1;
     }
-    return this.checkpoints[a] as AggregatorCheckpoint;
+    return a;
   }
 
   memory(): SeekMemory {

@@ -152,4 +152,29 @@ describe('session recording (live → scenario)', () => {
     expect(calls).toEqual(['fault failover', 'load', 'start', 'pause']);
     expect(rec.changes.map((c) => c.what)).toEqual(['paused']);
   });
+
+  it("records Pause and Start at the session's own times where it keeps them (the newest event of a paused session is from before the pause)", async () => {
+    const times = { start: 1_000, pause: 5_000 };
+    const inner: PlaygroundControls = {
+      start: async () => times.start,
+      pause: async () => times.pause,
+      configureClient: async () => {},
+      setWorkload: async () => {},
+      fault: async () => {},
+      loadScenario: async () => {},
+      dispose: () => {},
+    };
+    const rec = new SessionRecording(preset('steady'));
+    const controls = recordingControls(inner, rec);
+    expect(await controls.start()).toBe(1_000);
+    rec.observe(5_020);
+    expect(await controls.pause()).toBe(5_000);
+    times.start = 12_000;
+    await controls.start();
+    expect(rec.changes.map((c) => [c.what, c.atMs])).toEqual([
+      ['resumed', 1_000],
+      ['paused', 5_000],
+      ['resumed', 12_000],
+    ]);
+  });
 });

@@ -5,12 +5,29 @@
  */
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import { useStore } from 'zustand';
+import type { PauseSpan } from './snapshot';
 import type { DashboardState, DashboardStore } from './storeTypes';
 
 const StoreContext = createContext<DashboardStore | null>(null);
+/** the workload's pauses, for every time chart under a store (none elsewhere: Compare's charts) */
+const PauseSpansContext = createContext<readonly PauseSpan[]>([]);
 
 export function StoreProvider({ store, children }: { store: DashboardStore; children: ReactNode }) {
-  return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
+  return (
+    <StoreContext.Provider value={store}>
+      <PausesOf store={store}>{children}</PausesOf>
+    </StoreContext.Provider>
+  );
+}
+
+function PausesOf({ store, children }: { store: DashboardStore; children: ReactNode }) {
+  const spans = useStore(store, (s) => s.pauseSpans);
+  return <PauseSpansContext.Provider value={spans}>{children}</PauseSpansContext.Provider>;
+}
+
+/** the workload's pauses the charts shade (Pause … Start); empty outside a store */
+export function usePauseSpans(): readonly PauseSpan[] {
+  return useContext(PauseSpansContext);
 }
 
 export function useDashboardStore(): DashboardStore {

@@ -135,7 +135,9 @@ describe('what you are seeing', () => {
     expect(line.text).toContain('Cause: 10 attempts and 8 refresh requests per op hit, 2,048 ops past their attempt budget.');
     expect(selectSessionState({ ...base, headline: headline({ running: false }) }).state).toBe('paused');
     // the tiles read 0 while paused: the line does not call them "frozen"
-    expect(selectSessionState({ ...base, headline: headline({ running: false }) }).text).toContain('the rate tiles read 0 while the charts keep the session so far');
+    expect(selectSessionState({ ...base, headline: headline({ running: false }) }).text).toContain('the rate tiles read 0 while the charts keep the session so far (the pause shaded)');
+    // when the pause began, not the newest event (in-flight operations end after it)
+    expect(selectSessionState({ ...base, headline: headline({ running: false }), pausedAtMs: 8_700 }).text).toMatch(/^Paused at t = 8\.7 s:/);
     // just started: nothing ended yet is not "a fault in progress"
     const nothingYet = headline({ servedPerSec: 0, service: { verdict: 'idle', share: null } });
     expect(selectSessionState({ ...base, headline: nothingYet })).toMatchObject({ state: 'starting', label: 'starting' });

@@ -48,6 +48,8 @@ export interface SessionStateInput {
   readonly poolSize: number;
   /** newest event time, ms */
   readonly nowMs: number;
+  /** when the workload was paused (ms), while it is; absent: unknown, `nowMs` is said */
+  readonly pausedAtMs?: number | null;
 }
 
 export interface SessionStateLine {
@@ -94,7 +96,7 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
     return {
       state: 'paused',
       label: 'paused',
-      text: `Paused at t = ${formatSeconds(x.nowMs)}: no new operations are sent, so the rate tiles read 0 while the charts keep the session so far${h.inFlight > 0 ? ` (${formatCount(h.inFlight)} still in flight)` : ''}. Press Start to resume.`,
+      text: `Paused at t = ${formatSeconds(x.pausedAtMs ?? x.nowMs)}: no new operations are sent, so the rate tiles read 0 while the charts keep the session so far (the pause shaded)${h.inFlight > 0 ? ` (${formatCount(h.inFlight)} still in flight)` : ''}. Press Start to resume.`,
     };
   }
   if (h.service.verdict === 'idle' && open === null) {

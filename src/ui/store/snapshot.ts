@@ -20,6 +20,14 @@ export interface FaultMarker {
   readonly segments: number;
 }
 
+/** a pause of the workload (Pause … Start): nothing was sent, so its zeros are not an outage */
+export interface PauseSpan {
+  /** ms since the session started */
+  readonly from: number;
+  /** when the workload resumed (ms), or null while it is paused */
+  readonly to: number | null;
+}
+
 /** cumulative counters of the session (header figures) */
 export interface SessionTotals {
   readonly events: number;

@@ -16,7 +16,7 @@ import { ANSWERED_CODES, attemptBin, BUCKET_MS, latencyBin, LOG_CAPACITY, MAX_FA
 import { OpTracker, type OpTrackerState } from './opTracker';
 import { Ring } from './ring';
 import { SessionRing } from './sessionRing';
-import type { FaultMarker, LoggedEvent, SessionTotals, TelemetrySnapshot } from './snapshot';
+import type { FaultMarker, LoggedEvent, PauseSpan, SessionTotals, TelemetrySnapshot } from './snapshot';
 
 const T = Object.fromEntries(EVENT_TYPES.map((t, i) => [t, i])) as Record<EventType, number>;
 const R = Object.fromEntries(REFRESH_KINDS.map((k, i) => [k, i])) as Record<RefreshKind, number>;
@@ -29,6 +29,8 @@ const SERVED_CODE = Uint8Array.from(OUTCOMES, (o) => (isServed(o) ? 1 : 0));
 const RESTART_JUMP_MS = 10_000;
 /** recent faults whose segment counts are kept by bucket (see segmentSteps) */
 const MAX_SEGMENT_STEPS = 16;
+/** pauses kept for the charts (oldest dropped first) */
+const MAX_PAUSES = 64;
 
 /** what one fault added: the segments it newly named affected, and how many segments it made known */
 interface SegmentStep {
@@ -70,6 +72,7 @@ export interface AggregatorCheckpoint {
   readonly affected: readonly number[];
   readonly known: readonly number[];
   readonly faults: readonly FaultMarker[];
+  readonly pauses: readonly PauseSpan[];
   readonly evidence: FaultEvidenceState;
   /** the bucket the evidence has yet to sample (-1: none) and its last event's time */
   readonly gaugeBucket: number;
@@ -102,6 +105,8 @@ export class TelemetryAggregator {
   private publishes = 0;
   /** fault markers, oldest first (replaced, never mutated, when a fault arrives) */
   faults: readonly FaultMarker[] = [];
+  /** the workload's pauses, oldest first (replaced, never mutated, on Pause and on Start after it) */
+  pauses: readonly PauseSpan[] = [];
 
   private readonly checking: boolean;
 
@@ -121,6 +126,27 @@ export class TelemetryAggregator {
    */
   reportAvailability(report: { readonly violations: number; readonly examples: readonly string[] }): boolean {
     return this.checker.reportAvailability(report);
+  }
+
+  /**
+   * The workload stopped (`running` false: Pause) or sent again (Start after a pause) at session
+   * time `t` (default: the newest event's). The charts shade the pause; the fault evidence leaves
+   * it out. Returns whether the pauses changed.
+   */
+  noteWorkload(running: boolean, t: number = this.totals.lastT): boolean {
+    const last = this.pauses[this.pauses.length - 1];
+    const open = last !== undefined && last.to === null;
+    if (running === !open) return false;
+    if (running) {
+      const to = Math.max((last as PauseSpan).from, t);
+      this.pauses = [...this.pauses.slice(0, -1), { from: (last as PauseSpan).from, to }];
+      this.evidence.resume(to);
+    } else {
+      const from = Math.max(t, last?.to ?? 0);
+      this.pauses = [...this.pauses.slice(-(MAX_PAUSES - 1)), { from, to: null }];
+      this.evidence.pause(from);
+    }
+    return true;
   }
 
   /** events folded in so far this session */
@@ -143,11 +169,12 @@ export class TelemetryAggregator {
     this.checker = new InvariantChecker(this.config, this.options.onViolation);
     Object.assign(this.totals, zeroTotals());
     this.faults = [];
+    this.pauses = [];
   }
 
   /** where the fold stands (call between batches, at a bucket boundary) */
   checkpoint(): AggregatorCheckpoint {
-    return { index: this.totals.events, head: this.ring.head, tracker: this.tracker.save(), totals: { ...this.totals }, affected: [...this.affected], known: (this.knownList ??= [...this.known]), faults: this.faults, evidence: this.evidence.save(), gaugeBucket: this.gaugeBucket, gaugeT: this.gaugeT };
+    return { index: this.totals.events, head: this.ring.head, tracker: this.tracker.save(), totals: { ...this.totals }, affected: [...this.affected], known: (this.knownList ??= [...this.known]), faults: this.faults, pauses: this.pauses, evidence: this.evidence.save(), gaugeBucket: this.gaugeBucket, gaugeT: this.gaugeT };
   }
 
   /**
@@ -173,6 +200,7 @@ export class TelemetryAggregator {
     this.segmentSteps = [];
     Object.assign(this.totals, cp.totals);
     this.faults = cp.faults;
+    this.pauses = cp.pauses;
   }
 
   /** replaces the event log (the most recent events, oldest first) */

@@ -1,7 +1,7 @@
 import type { ClientView, ClusterView } from '../../core/cluster/views';
 import type { EventBatch } from '../../core/telemetry/eventCodec';
 import type { ZarisEvent } from '../../core/telemetry/events';
-import type { FaultMarker, TelemetrySnapshot } from './snapshot';
+import type { FaultMarker, PauseSpan, TelemetrySnapshot } from './snapshot';
 import type { SliceCreator } from './storeTypes';
 import { TelemetryAggregator } from './telemetryAggregator';
 
@@ -25,6 +25,10 @@ export interface TelemetrySlice {
   timeWindow: TimeWindow;
   /** evidence cards the user dismissed (fault evidence ids) */
   dismissedEvidence: readonly number[];
+  /** the workload's pauses this session (the charts shade them) */
+  pauseSpans: readonly PauseSpan[];
+  /** the workload stopped (Pause) or sent again (Start) at session time `t` (default: the newest event's) */
+  noteWorkload(running: boolean, t?: number): void;
   setTimeWindow(w: TimeWindow): void;
   dismissEvidence(id: number): void;
   ingestBatch(batch: EventBatch): void;
@@ -34,7 +38,7 @@ export interface TelemetrySlice {
   publish(): void;
   resetTelemetry(): void;
   /** a replay's frame: the snapshot, fault markers and views at its cursor, computed elsewhere (one `set`) */
-  showFrame(snapshot: TelemetrySnapshot, faults: readonly FaultMarker[], cluster: ClusterView | null, client: ClientView | null): void;
+  showFrame(snapshot: TelemetrySnapshot, faults: readonly FaultMarker[], cluster: ClusterView | null, client: ClientView | null, pauses?: readonly PauseSpan[]): void;
   /** the live session's final-state check (key → version the cluster holds, for writes acknowledged up to `asOfMs`) */
   checkFinalData(asOfMs: number, versions: ReadonlyMap<string, number>): void;
   /** a cluster view's availability report (the live control worker watches that invariant): listed from now on */
@@ -54,6 +58,10 @@ export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => 
     snapshot: aggregator.snapshot(),
     timeWindow: '60s',
     dismissedEvidence: [],
+    pauseSpans: aggregator.pauses,
+    noteWorkload: (running, t) => {
+      if (aggregator.noteWorkload(running, t)) set({ pauseSpans: aggregator.pauses, snapshot: aggregator.snapshot(undefined, get().timeWindow === 'session'), pending: 0 });
+    },
     // the whole-session ring is copied at publish only while a view shows it
     setTimeWindow: (timeWindow) => set({ timeWindow, snapshot: aggregator.snapshot(undefined, timeWindow === 'session'), pending: 0 }),
     dismissEvidence: (id) => set((s) => ({ dismissedEvidence: [...s.dismissedEvidence.filter((x) => x !== id), id] })),
@@ -78,15 +86,17 @@ export const createTelemetrySlice: SliceCreator<TelemetrySlice> = (set, get) => 
       if (view.availability === undefined) return;
       if (aggregator.reportAvailability(view.availability) && aggregator.events > 0) set({ snapshot: aggregator.snapshot(undefined, get().timeWindow === 'session'), pending: 0 });
     },
-    showFrame: (snapshot, faults, cluster, client) => {
+    showFrame: (snapshot, faults, cluster, client, pauses = []) => {
       // the same markers keep their identity (every panel reads them: a new array would redraw them all at once)
       const prev = get().faultMarkers;
       const same = prev.length === faults.length && prev.every((m, i) => m.t === faults[i]?.t && m.action === faults[i]?.action && m.node === faults[i]?.node);
-      set({ snapshot: { ...snapshot, version: get().snapshot.version + 1 }, ...(same ? {} : { faultMarkers: faults }), pending: 0, cluster, client });
+      const prevPauses = get().pauseSpans;
+      const samePauses = prevPauses.length === pauses.length && prevPauses.every((p, i) => p.from === pauses[i]?.from && p.to === pauses[i]?.to);
+      set({ snapshot: { ...snapshot, version: get().snapshot.version + 1 }, ...(same ? {} : { faultMarkers: faults }), ...(samePauses ? {} : { pauseSpans: pauses }), pending: 0, cluster, client });
     },
     resetTelemetry: () => {
       aggregator.reset();
-      set({ snapshot: aggregator.snapshot(undefined, get().timeWindow === 'session'), pending: 0, faultMarkers: aggregator.faults, dismissedEvidence: [] });
+      set({ snapshot: aggregator.snapshot(undefined, get().timeWindow === 'session'), pending: 0, faultMarkers: aggregator.faults, pauseSpans: aggregator.pauses, dismissedEvidence: [] });
     },
   };
 };

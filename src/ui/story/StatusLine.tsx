@@ -2,10 +2,19 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { selectHeadline, selectPoolSize, selectSessionState } from '../store/selectors';
+import type { PauseSpan } from '../store/snapshot';
 import { useDashboard } from '../store/StoreContext';
 
+/** the start of the pause still open, if any */
+function openPause(pauses: readonly PauseSpan[]): number | null {
+  const last = pauses[pauses.length - 1];
+  return last !== undefined && last.to === null ? last.from : null;
+}
+
 export function StatusLine() {
-  const { snap, running, everStarted, workload } = useDashboard(useShallow((s) => ({ snap: s.snapshot, running: s.running, everStarted: s.everStarted, workload: s.workload })));
+  const { snap, running, everStarted, workload, pauses } = useDashboard(
+    useShallow((s) => ({ snap: s.snapshot, running: s.running, everStarted: s.everStarted, workload: s.workload, pauses: s.pauseSpans })),
+  );
   const line = useMemo(
     () =>
       selectSessionState({
@@ -14,8 +23,9 @@ export function StatusLine() {
         evidence: snap.evidence,
         poolSize: selectPoolSize(workload),
         nowMs: snap.totals.lastT,
+        pausedAtMs: openPause(pauses),
       }),
-    [snap, running, everStarted, workload],
+    [snap, running, everStarted, workload, pauses],
   );
   return (
     <p className={`status-line state-${line.state}`} role="status" aria-label="What you are seeing" data-state={line.state}>

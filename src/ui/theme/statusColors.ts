@@ -114,4 +114,6 @@ export const CHART_THEME = {
   axis: '#94a3b8',
   tooltipBg: '#0f172a',
   reference: '#f8fafc',
+  /** a paused span of the workload: a neutral shade (no status colour: nothing failed) */
+  paused: '#94a3b8',
 } as const;

@@ -24,7 +24,8 @@
 import { memo, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { Area, ComposedChart, Tooltip, XAxis, YAxis } from 'recharts';
-import type { FaultMarker } from '../../store/snapshot';
+import type { FaultMarker, PauseSpan } from '../../store/snapshot';
+import { usePauseSpans } from '../../store/StoreContext';
 import type { TimeRow } from '../../store/selectors';
 import { CHART_THEME, FAULT_STYLE } from '../../theme/statusColors';
 import { useTimeCursor } from '../timeCursor';
@@ -181,8 +182,9 @@ const Grid = memo(function Grid({ plot, ys, labels, width, height }: { readonly 
 });
 
 /**
- * The chart's own layer over the series: the x axis, fault markers and their labels, horizontal
- * references and the replay cursor — plain SVG in the same px space Recharts plots in (both map
+ * The chart's own layer over the series: paused spans of the workload (shaded, "paused": their
+ * zeros are not an outage), the x axis, fault markers and their labels, horizontal references and
+ * the replay cursor — plain SVG in the same px space Recharts plots in (both map
  * the same domains linearly onto the same box), at a fraction of the cost of Recharts' axis and
  * reference-line components.
  */
@@ -198,6 +200,7 @@ function Overlay({
   placed,
   refs,
   cursorSec,
+  pauses,
 }: {
   readonly plot: Plot;
   readonly width: number;
@@ -210,9 +213,20 @@ function Overlay({
   readonly placed: readonly PlacedLabel[];
   readonly refs: readonly HorizontalRef[];
   readonly cursorSec: number | null;
+  readonly pauses: readonly ShownPause[];
 }) {
   return (
     <svg className="tc-over" width={width} height={height} aria-hidden="true">
+      {pauses.map((p) => (
+        <g key={p.from} className="paused-span" data-from={p.from}>
+          <rect x={p.x0} y={plot.top} width={Math.max(1, p.x1 - p.x0)} height={plot.bottom - plot.top} fill={CHART_THEME.paused} fillOpacity={0.16} />
+          {p.x1 - p.x0 >= labelWidth('paused') + 8 ? (
+            <text className="paused-label" x={p.x0 + 4} y={plot.top + 13} style={{ fill: CHART_THEME.paused }} fontSize={LABEL_FONT_PX} fontStyle="italic">
+              paused
+            </text>
+          ) : null}
+        </g>
+      ))}
       <line x1={plot.left} x2={plot.right} y1={plot.bottom} y2={plot.bottom} stroke={CHART_THEME.axis} />
       {xTicks.map((t) => {
         const x = xOf(t);
@@ -257,6 +271,24 @@ function Overlay({
       {cursorSec !== null ? <Cursor x={xOf(cursorSec)} plot={plot} text={`${cursorSec.toFixed(1)} s`} flip={xOf(cursorSec) > plot.left + (plot.right - plot.left) * 0.85} /> : null}
     </svg>
   );
+}
+
+/** a pause drawn in a chart: its px span (clipped to the plot) and its start (a key) */
+interface ShownPause {
+  readonly from: number;
+  readonly x0: number;
+  readonly x1: number;
+}
+
+/** the pauses inside the x domain `[d0, d1]` (seconds), in px; an open pause runs to the domain's end */
+function shownPauses(spans: readonly PauseSpan[], d0: number, d1: number, xOf: (sec: number) => number): ShownPause[] {
+  const out: ShownPause[] = [];
+  for (const s of spans) {
+    const a = Math.max(d0, s.from / 1000);
+    const b = Math.min(d1, s.to === null ? d1 : s.to / 1000);
+    if (b > a) out.push({ from: s.from, x0: xOf(a), x1: xOf(b) });
+  }
+  return out;
 }
 
 /** the replay cursor: a line with a notch on the plot's top edge, its time at the bottom (clear of the fault labels at the top) */
@@ -374,6 +406,8 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
   const right = width - MARGIN_RIGHT;
   const xOf = useMemo(() => (sec: number) => left + ((sec - d0) / Math.max(1e-9, d1 - d0)) * (right - left), [left, right, d0, d1]);
   const lineXs = useMemo(() => shownMarkers.map((m) => xOf(m.sec)), [shownMarkers, xOf]);
+  const spans = usePauseSpans();
+  const pauses = useMemo(() => shownPauses(spans, d0, d1, xOf), [spans, d0, d1, xOf]);
   const placed = useMemo(() => layoutMarkerLabels(shownMarkers.map((m, i) => ({ x: lineXs[i] as number, width: labelWidth(markerText(m)) })), left, width - 1, MAX_LANES), [shownMarkers, lineXs, left, width]);
   const lanes = placed.reduce((n, p) => (p.shown ? Math.max(n, p.lane + 1) : n), 0);
   const top = 8 + lanes * LANE_PX;
@@ -405,7 +439,7 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
       onPointerEnter={() => setHover(true)} onPointerLeave={() => setHover(false)}>
       <Grid plot={plot} ys={gridYs} labels={gridLabels} width={width} height={height} />
       <SeriesLayer width={width} height={height} data={blank ?? data} margin={margin} xDomain={blank !== null ? BLANK_DOMAIN : xDomain} yDomain={yDomain} log={log} series={series} curve={curve} hover={hover} tooltip={tooltip} />
-      <Overlay plot={plot} width={width} height={height} xTicks={xTicks} xOf={xOf} yOf={yOf} markers={shownMarkers} lineXs={lineXs} placed={placed} refs={refs} cursorSec={shownCursor} />
+      <Overlay plot={plot} width={width} height={height} xTicks={xTicks} xOf={xOf} yOf={yOf} markers={shownMarkers} lineXs={lineXs} placed={placed} refs={refs} cursorSec={shownCursor} pauses={pauses} />
     </div>
   );
 }
