@@ -112,7 +112,7 @@ function snapshotOf(r: PageRead): TelemetrySnapshot {
   const cols = {} as Record<Metric, Float64Array>;
   for (const m of METRICS) cols[m] = r.window.cols[m] !== undefined ? Float64Array.from(r.window.cols[m] as number[]) : new Float64Array(r.window.length * METRIC_WIDTH[m]);
   const zero = { events: 0, opsEnded: 0, opsOk: 0, opsFailed: 0, attempts: 0, retries: 0, refreshRequested: 0, refreshExecuted: 0, maxAttemptsPerOp: 0, overBudgetOps: 0, rejected: 0, lastT: 0 };
-  return { version: r.version, bucketMs: BUCKET_MS, window: { firstBucket: r.window.firstBucket, length: r.window.length, cols }, session: null, parkedNow: { attempt: 0, refreshWait: 0, backoff: 0 }, stalledNow: 0, evidence: [], events: [], invariants: null, affectedSegments: [], totals: zero };
+  return { version: r.version, bucketMs: BUCKET_MS, window: { firstBucket: r.window.firstBucket, length: r.window.length, cols }, session: null, parkedNow: { attempt: 0, refreshWait: 0, backoff: 0 }, stalledNow: 0, overBudgetInFlight: 0, evidence: [], events: [], invariants: null, affectedSegments: [], totals: zero };
 }
 
 /** the step plan the panels use (see useTimeWindow) */

@@ -33,6 +33,7 @@ export interface StoreState {
   readonly parkedNow: { readonly attempt: number; readonly refreshWait: number; readonly backoff: number };
   /** ops in flight past the stall threshold at the published snapshot */
   readonly stalledNow: number;
+  readonly overBudgetInFlight: number;
   readonly evidence: readonly FaultEvidence[];
   /** the published snapshot's version (DOM and store agree once the page rendered it) */
   readonly snapshotVersion: number;
@@ -75,7 +76,7 @@ export async function readStore(page: Page): Promise<StoreState> {
       client: { epoch: number } | null;
       writeAudit: { ambiguous: { audited: number; total: number; byCase: Record<string, number>; list: { op: number }[] }; knownBefore?: { t: number; count: number; exact: boolean }[] } | null;
       snapshot: {
-        version: number; totals: unknown; parkedNow: unknown; stalledNow: number; evidence: unknown; invariants: unknown; affectedSegments: unknown;
+        version: number; totals: unknown; parkedNow: unknown; stalledNow: number; overBudgetInFlight: number; evidence: unknown; invariants: unknown; affectedSegments: unknown;
         window: { firstBucket: number; length: number; cols: Record<string, Float64Array> };
       };
     };
@@ -94,6 +95,7 @@ export async function readStore(page: Page): Promise<StoreState> {
       totals: s.snapshot.totals,
       parkedNow: s.snapshot.parkedNow,
       stalledNow: s.snapshot.stalledNow,
+      overBudgetInFlight: s.snapshot.overBudgetInFlight,
       evidence: s.snapshot.evidence,
       snapshotVersion: s.snapshot.version,
       faultMarkers: s.faultMarkers,
@@ -123,6 +125,7 @@ export function toSnapshot(s: StoreState): TelemetrySnapshot {
     session: null,
     parkedNow: s.parkedNow,
     stalledNow: s.stalledNow,
+    overBudgetInFlight: s.overBudgetInFlight,
     evidence: s.evidence,
     events: [],
     invariants: s.invariants,

@@ -89,7 +89,7 @@ export function expectedTiles(i: Instant): Kpi[] {
   for (const m of METRICS) cols[m] = i.cols[m] !== undefined ? Float64Array.from(i.cols[m] as number[]) : new Float64Array(i.length * METRIC_WIDTH[m]);
   const snap: TelemetrySnapshot = {
     version: i.version, bucketMs: BUCKET_MS, window: { firstBucket: i.firstBucket, length: i.length, cols }, session: null,
-    parkedNow: i.parkedNow, stalledNow: i.stalledNow, evidence: [], events: [], invariants: null, affectedSegments: [],
+    parkedNow: i.parkedNow, stalledNow: i.stalledNow, overBudgetInFlight: 0, evidence: [], events: [], invariants: null, affectedSegments: [],
     totals: { events: 0, opsEnded: 0, opsOk: 0, opsFailed: 0, attempts: 0, retries: 0, refreshRequested: 0, refreshExecuted: 0, maxAttemptsPerOp: 0, overBudgetOps: 0, rejected: 0, lastT: 0 },
   };
   const c = i.clientConfig;

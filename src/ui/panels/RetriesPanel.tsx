@@ -20,17 +20,18 @@ export function RetriesPanel() {
   const budget = useDashboard((s) => (s.clientConfig.disableRetries ? 1 : s.clientConfig.maxAttempts));
   const rate = useMemo(() => selectRetryRate(snap, plan), [snap, plan]);
   const overBudget = useMemo(() => selectOverBudgetOps(snap), [snap]);
-  const perOp = useMemo(
-    (): BarItem[] =>
-      selectAttemptsPerOp(snap).map((b) => ({
-        key: b.bin,
-        label: b.bin,
-        value: b.ops,
-        color: b.low > budget ? OVER : WITHIN,
-        ...(b.low === budget + 1 ? { mark: `budget ${budget}` } : {}),
-      })),
-    [snap, budget],
-  );
+  const stillOver = snap.overBudgetInFlight;
+  const perOp = useMemo((): BarItem[] => {
+    const ended = selectAttemptsPerOp(snap).map((b) => ({
+      key: b.bin,
+      label: b.bin,
+      value: b.ops,
+      color: b.low > budget ? OVER : WITHIN,
+      ...(b.low === budget + 1 ? { mark: `budget ${budget}` } : {}),
+    }));
+    // the bins count operations when they end: a storm's over-budget operations are still retrying, so they are drawn beside them
+    return stillOver > 0 ? [...ended, { key: 'inFlight', label: 'in flight', value: stillOver, color: OVER, hatched: true, note: 'past the budget, not ended yet' }] : ended;
+  }, [snap, budget, stillOver]);
   const backoff = useMemo(
     (): BarItem[] =>
       selectBackoffByOutcome(snap).map((b) => ({
@@ -61,11 +62,12 @@ export function RetriesPanel() {
         <SubChart title="Retries" units="per s">
           <TimeChart rows={rate} series={RETRIES} domain={domain} markers={markers} unit="retries/s" height={170} />
         </SubChart>
-        <SubChart title="Attempts per operation" units="ops, when they end">
+        <SubChart title="Attempts per operation" units={stillOver > 0 ? "ops, when they end · hatched: past the budget, in flight now" : "ops, when they end"}>
           <BarList items={perOp} unit="ops" layout="columns" label="Attempts per operation" />
           {overBudget > 0 ? (
             <p className="panel-foot over-budget">
-              {formatCount(overBudget)} ops went past the budget in this window — counted at the attempt that broke it, so operations still retrying count too.
+              {formatCount(overBudget)} ops went past the budget in this window — counted at the attempt that broke it, so operations still retrying count too
+              {stillOver > 0 ? `; ${formatCount(stillOver)} still in flight now (hatched: they enter the bins when they end)` : ''}.
             </p>
           ) : null}
         </SubChart>

@@ -28,4 +28,29 @@ describe('OpTracker', () => {
     tr.start(1, 1, 5_000, 3);
     expect(tr.stalled(STALL_THRESHOLD_MS + 450)).toBe(3);
   });
+
+  it('counts operations in flight past their budget once each, through phases, restarts, checkpoints and ends', () => {
+    const tr = new OpTracker();
+    tr.start(1, 63, 0, 3);
+    tr.start(2, 5, 0, 1000);
+    tr.markOverBudget(1);
+    tr.markOverBudget(1);
+    tr.markOverBudget(99); // not in flight
+    expect(tr.overBudgetInFlight).toBe(1);
+    tr.phase(1, 'backoff');
+    expect(tr.budget(1)).toBe(3);
+    expect(tr.budget(2)).toBe(1000);
+    const copy = new OpTracker();
+    copy.load(tr.save());
+    expect(copy.overBudgetInFlight).toBe(1);
+    expect([...copy.parked]).toEqual([1, 0, 1]);
+    expect(copy.end(1)).toBe(63);
+    expect(copy.overBudgetInFlight).toBe(0);
+    // a repeated op.start replaces the record
+    tr.start(1, 63, 10, 3);
+    expect(tr.overBudgetInFlight).toBe(0);
+    tr.markOverBudget(2);
+    expect(tr.end(2)).toBe(5);
+    expect(tr.overBudgetInFlight).toBe(0);
+  });
 });

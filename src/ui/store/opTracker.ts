@@ -12,8 +12,12 @@ const PHASE_CODE: Readonly<Record<Phase, number>> = { attempt: 0, refreshWait: 1
 /** entries beyond this are evicted oldest first (a lost op.end must not leak) */
 export const MAX_TRACKED_OPS = 100_000;
 const MAX_TRACKED_REFRESHES = 10_000;
-/** packing of an op's entry: ((budget × SEG) + segment) × 4 + phase */
+/** packing of an op's entry: ((budget × SEG) + segment) × 4 + phase, plus OVER once it started an attempt beyond its budget */
 const SEG = 65_536;
+/** the over-budget flag: a multiple of 4 × SEG, so phase and segment decode as before */
+const OVER = 2 ** 40;
+/** budgets kept below OVER / (4 × SEG) */
+const BUDGETS = OVER / (4 * SEG);
 
 /** an OpTracker's contents as flat pairs (a replay checkpoint) */
 export interface OpTrackerState {
@@ -27,7 +31,7 @@ export interface OpTrackerState {
 }
 
 export class OpTracker {
-  /** op → ((budget × SEG) + segment + 1) × 4 + phase code (0 budget = unknown; segment -1 = unknown) */
+  /** op → ((budget × SEG) + segment + 1) × 4 + phase code, + OVER when over budget (0 budget = unknown; segment -1 = unknown) */
   private readonly ops = new Map<number, number>();
   /** op → start time, ms; insertion order is start order (the stream is in time order) */
   private readonly started = new Map<number, number>();
@@ -35,6 +39,8 @@ export class OpTracker {
   private readonly refreshes = new Map<number, number>();
   /** operations in flight per phase (PHASES order) */
   readonly parked = new Float64Array(PHASES.length);
+  /** operations in flight that started an attempt beyond their budget */
+  overBudgetInFlight = 0;
 
   private bump(code: number, v: number): void {
     this.parked[code] = (this.parked[code] as number) + v;
@@ -47,8 +53,11 @@ export class OpTracker {
   /** `budget` ≤ 0 = unknown */
   start(op: number, segment: number, t = 0, budget = 0): void {
     const old = this.ops.get(op);
-    if (old !== undefined) this.bump(old % 4, -1);
-    this.ops.set(op, ((Math.max(0, budget) * SEG + (segment + 1)) * 4) + PHASE_CODE.attempt);
+    if (old !== undefined) {
+      this.bump(old % 4, -1);
+      if (old >= OVER) this.overBudgetInFlight--;
+    }
+    this.ops.set(op, ((Math.min(BUDGETS - 1, Math.max(0, budget)) * SEG + (segment + 1)) * 4) + PHASE_CODE.attempt);
     this.started.delete(op);
     this.started.set(op, t);
     this.bump(PHASE_CODE.attempt, 1);
@@ -71,7 +80,15 @@ export class OpTracker {
   /** the attempt budget of an op in flight (0 = unknown) */
   budget(op: number): number {
     const v = this.ops.get(op);
-    return v === undefined ? 0 : Math.floor(v / 4 / SEG);
+    return v === undefined ? 0 : Math.floor(v / 4 / SEG) % BUDGETS;
+  }
+
+  /** the op in flight started an attempt beyond its budget (counted once) */
+  markOverBudget(op: number): void {
+    const v = this.ops.get(op);
+    if (v === undefined || v >= OVER) return;
+    this.ops.set(op, v + OVER);
+    this.overBudgetInFlight++;
   }
 
   /** forgets the op; returns its segment (-1 if unknown) */
@@ -81,6 +98,7 @@ export class OpTracker {
     this.ops.delete(op);
     this.started.delete(op);
     this.bump(v % 4, -1);
+    if (v >= OVER) this.overBudgetInFlight--;
     return (Math.floor(v / 4) % SEG) - 1;
   }
 
@@ -135,7 +153,11 @@ export class OpTracker {
 
   load(s: OpTrackerState): void {
     this.clear();
-    for (let i = 0; i < s.ops.length; i += 2) this.ops.set(s.ops[i] as number, s.ops[i + 1] as number);
+    for (let i = 0; i < s.ops.length; i += 2) {
+      const v = s.ops[i + 1] as number;
+      this.ops.set(s.ops[i] as number, v);
+      if (v >= OVER) this.overBudgetInFlight++;
+    }
     for (let i = 0; i < s.refreshes.length; i += 2) this.refreshes.set(s.refreshes[i] as number, s.refreshes[i + 1] as number);
     for (let i = 0; i < s.started.length; i += 2) this.started.set(s.started[i] as number, s.started[i + 1] as number);
     this.parked.set(s.parked);
@@ -146,5 +168,6 @@ export class OpTracker {
     this.started.clear();
     this.refreshes.clear();
     this.parked.fill(0);
+    this.overBudgetInFlight = 0;
   }
 }

@@ -62,6 +62,8 @@ export interface TelemetrySnapshot {
   readonly parkedNow: Readonly<Record<Phase, number>>;
   /** ops in flight longer than the stall threshold right now */
   readonly stalledNow: number;
+  /** ops in flight right now that started an attempt beyond their budget (the attempts histogram counts ops when they end) */
+  readonly overBudgetInFlight: number;
   /** what each fault of the session did, oldest first (core/telemetry/faultEvidence) */
   readonly evidence: readonly FaultEvidence[];
   /** chart step in buckets a view asks for (undefined = the selectors' default) */

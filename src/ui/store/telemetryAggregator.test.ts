@@ -64,3 +64,17 @@ describe('TelemetryAggregator: the segment gauges across streams', () => {
     expect([...a.cols.opsBySplit]).toEqual([...b.cols.opsBySplit]);
   });
 });
+
+describe('TelemetryAggregator: operations past their budget', () => {
+  it('counts those still in flight (the attempts bins count ops when they end) until they end', () => {
+    const agg = new TelemetryAggregator(() => DEFAULT_CLIENT_CONFIG);
+    const attempt = (t: number, n: number): ZarisEvent => ({ t, type: 'attempt.start', op: 7, attempt: n, node: 1, epoch: 1 });
+    agg.ingestEvents([{ t: 0, type: 'op.start', op: 7, kind: 'get', key: 'k1', segment: 3, deadline: 60_000, budget: 3 }, attempt(0, 1), attempt(10, 2), attempt(20, 3)]);
+    expect(agg.snapshot().overBudgetInFlight).toBe(0);
+    agg.ingestEvents([attempt(30, 4), attempt(40, 5)]);
+    expect(agg.snapshot().overBudgetInFlight).toBe(1);
+    expect(agg.snapshot().totals.overBudgetOps).toBe(1);
+    agg.ingestEvents([{ t: 50, type: 'op.end', op: 7, status: 'Ok', attempts: 5, latencyMs: 50, reason: 'success' }]);
+    expect(agg.snapshot().overBudgetInFlight).toBe(0);
+  });
+});

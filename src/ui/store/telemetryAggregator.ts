@@ -274,6 +274,7 @@ export class TelemetryAggregator {
           if (over) {
             tot.overBudgetOps++;
             if (ok) ring.add('overBudget', slot, 0);
+            tr.markOverBudget(op);
           }
           this.evidence.attemptStart(t, op, A, over);
           tr.phase(op, 'attempt');
@@ -453,6 +454,7 @@ export class TelemetryAggregator {
       session: withSession ? { bucketMs: this.session.bucketMs, window: this.session.snapshot() } : null,
       parkedNow: { attempt: p[0] as number, refreshWait: p[1] as number, backoff: p[2] as number },
       stalledNow: this.tracker.stalled(this.totals.lastT),
+      overBudgetInFlight: this.tracker.overBudgetInFlight,
       evidence: this.evidence.list(),
       events: this.log.toArray(),
       invariants: this.totals.events === 0 ? null : invariants !== undefined ? invariants : this.checker.report(),

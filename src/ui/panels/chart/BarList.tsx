@@ -17,7 +17,12 @@ export interface BarItem {
   readonly note?: string;
   /** draw a budget line before this bar */
   readonly mark?: string;
+  /** drawn hatched: a count of another kind beside the bins (e.g. operations still in flight) */
+  readonly hatched?: boolean;
 }
+
+/** the fill of a hatched bar: its colour in stripes */
+const hatch = (color: string) => `repeating-linear-gradient(135deg, ${color} 0 4px, transparent 4px 7px)`;
 
 export interface BarListProps {
   readonly items: readonly BarItem[];
@@ -34,10 +39,10 @@ function BarListImpl({ items, unit, layout = 'rows', label }: BarListProps) {
     return (
       <div className="histogram" role="img" aria-label={`${label}: ${items.map((i) => `${i.label} ${formatNumber(i.value)} ${unit}`).join(', ')}`}>
         {items.map((i) => (
-          <div key={i.key} className={`hcol ${i.mark ? 'marked' : ''}`} title={`${i.label}: ${formatNumber(i.value)} ${unit}`} data-mark={i.mark}>
+          <div key={i.key} className={`hcol ${i.mark ? 'marked' : ''} ${i.hatched ? 'hatched' : ''}`} title={`${i.label}: ${formatNumber(i.value)} ${unit}${i.note ? ` (${i.note})` : ''}`} data-mark={i.mark}>
             <span className="hval">{i.value > 0 ? formatNumber(i.value) : ''}</span>
             {/* a zero draws nothing (an empty bin is not a stub in the bin's colour) */}
-            {i.value > 0 ? <span className="hbar" style={{ height: pct(i.value), background: i.color }} /> : <span className="hbar zero" />}
+            {i.value > 0 ? <span className="hbar" style={{ height: pct(i.value), background: i.hatched ? hatch(i.color) : i.color, ...(i.hatched ? { outline: `1px solid ${i.color}` } : {}) }} /> : <span className="hbar zero" />}
             <span className="hlabel">{i.label}</span>
           </div>
         ))}
