@@ -14,6 +14,7 @@ import type { TimelineFeed } from './timelineFeed';
 import { useFeedVersion } from './useFeedVersion';
 import { describeHit } from './tooltip';
 import { applyKey, keyAction, panByPixels, scrollLanes, wheelZoomFactor, xToTime, zoomAt, type Bounds, type Viewport } from './viewport';
+import { usePauseSpans } from '../store/StoreContext';
 
 export interface TimelineCanvasProps {
   readonly feed: TimelineFeed;
@@ -57,6 +58,8 @@ export function TimelineCanvas(props: TimelineCanvasProps) {
   const sceneRef = useRef<Scene | null>(null);
   const drag = useRef<Drag | null>(null);
   const hoverOp = hover !== null && 'op' in hover.hit ? hover.hit.op : null;
+  // the workload's pauses, where a store provides them (Replay: up to its cursor)
+  const pauses = usePauseSpans();
 
   useEffect(() => {
     const el = wrapRef.current;
@@ -80,7 +83,7 @@ export function TimelineCanvas(props: TimelineCanvasProps) {
     canvas.width = Math.round(width * dpr);
     canvas.height = Math.round(h * dpr);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const scene = buildScene(feed.query, { viewport, mode, filter, laneOffset, width, height: h, cursorMs, selectedOp, hoverOp, asOfMs: feed.cursorMs }, feed.retriedAt);
+    const scene = buildScene(feed.query, { viewport, mode, filter, laneOffset, width, height: h, cursorMs, selectedOp, hoverOp, asOfMs: feed.cursorMs, pauses }, feed.retriedAt);
     sceneRef.current = scene;
     drawTimeline(new CanvasPainter(ctx), scene);
     canvas.dataset.lanes = String(scene.totalLanes);
@@ -92,7 +95,7 @@ export function TimelineCanvas(props: TimelineCanvasProps) {
     canvas.dataset.t1 = viewport.t1.toFixed(1);
     canvas.dataset.cursorMs = cursorMs === null ? '' : cursorMs.toFixed(1);
     if (scene.laneOffset !== laneOffset) setLaneOffset(scene.laneOffset);
-  }, [feed, version, viewport, mode, filter, laneOffset, setLaneOffset, width, h, cursorMs, selectedOp, hoverOp]);
+  }, [feed, version, viewport, mode, filter, laneOffset, setLaneOffset, width, h, cursorMs, selectedOp, hoverOp, pauses]);
 
   const scene = (): Scene | null => sceneRef.current;
 

@@ -16,6 +16,7 @@ import { TimelineCanvas } from './TimelineCanvas';
 import type { TimelineFeed } from './timelineFeed';
 import { useFeedVersion } from './useFeedVersion';
 import { applyKey, fullViewport, type Bounds, type Viewport } from './viewport';
+import { usePauseSpans } from '../store/StoreContext';
 
 export interface TimelinePanelProps {
   readonly feed: TimelineFeed;
@@ -52,6 +53,8 @@ export function TimelinePanel(props: TimelinePanelProps) {
   const [laneOffset, setLaneOffset] = useState(0);
   const [selectedOp, setSelectedOp] = useState<number | null>(null);
   const wrap = useRef<HTMLDivElement>(null);
+  // the workload's pauses, where a store provides them (Replay: up to its cursor)
+  const pauses = usePauseSpans();
   const endMs = feed.endMs;
   const bounds: Bounds = useMemo(() => ({ min: 0, max: Math.max(1, endMs) }), [endMs]);
   const controlled = props.viewport !== undefined;
@@ -73,7 +76,7 @@ export function TimelinePanel(props: TimelinePanelProps) {
 
   const sceneOptions = (): SceneOptions => {
     const canvas = wrap.current?.querySelector('canvas.tl-canvas');
-    return { viewport, mode, filter, laneOffset, width: canvas?.clientWidth ?? 1200, height: canvas?.clientHeight ?? height, cursorMs, selectedOp, hoverOp: null, asOfMs: feed.cursorMs };
+    return { viewport, mode, filter, laneOffset, width: canvas?.clientWidth ?? 1200, height: canvas?.clientHeight ?? height, cursorMs, selectedOp, hoverOp: null, asOfMs: feed.cursorMs, pauses };
   };
   const caption = () =>
     captionLines({

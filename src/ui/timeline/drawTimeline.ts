@@ -5,7 +5,7 @@
  * the refresh they started or rode, the time cursor.
  */
 import type { Lane, LaneWait } from '../../core/replay/opStory';
-import { FAULT_STYLE, OUTCOME_STYLE, PHASE_STYLE, REFRESH_STYLE } from '../theme/statusColors';
+import { CHART_THEME, FAULT_STYLE, OUTCOME_STYLE, PHASE_STYLE, REFRESH_STYLE } from '../theme/statusColors';
 import { fitText, type Painter } from './painter';
 import { emptyLanesMessage, plotX, rowsTop, xOf, type Scene } from './scene';
 import { formatDuration, formatTick } from './viewport';
@@ -43,6 +43,21 @@ function drawAxis(p: Painter, s: Scene): void {
   p.text(10, l.axisH / 2, s.mode === 'vu' ? 'lane per virtual user' : 'lane per operation', { color: T.faint, size: 11 });
   if (s.sampling > 1) p.text(l.width - l.scrollbarW - 6, l.axisH / 2, `1 op in ${s.sampling} shown (sampled)`, { color: T.faint, size: 11, align: 'right' });
   p.line(0, l.axisH - 0.5, l.width, l.axisH - 0.5, T.grid, 1);
+}
+
+/** the workload's pauses: a neutral shade across the lanes, "paused" in the fault lane (nothing was sent: not an outage) */
+function drawPauses(p: Painter, s: Scene): void {
+  const l = s.layout;
+  const { x0, w } = plotX(l);
+  p.clip(x0, l.axisH, w, l.height - l.axisH, () => {
+    for (const ps of s.pauses) {
+      const xa = xOf(s, ps.from);
+      const xb = Math.max(xa + 2, xOf(s, ps.to ?? s.viewport.t1));
+      p.rect(xa, l.axisH, xb - xa, l.height - l.axisH, CHART_THEME.paused, 0.12);
+      // at the pause's right end: its left end is often a fault's, whose label runs rightwards from there
+      if (xb - xa >= 50) p.text(xb - 4, l.axisH + l.faultH / 2, 'paused', { color: CHART_THEME.paused, size: 11, halo: T.halo, align: 'right' });
+    }
+  });
 }
 
 function drawBands(p: Painter, s: Scene): void {
@@ -183,6 +198,7 @@ export function drawTimeline(p: Painter, s: Scene): void {
     if ((i + s.laneOffset) % 2 === 1) p.rect(x0, r.y, w, l.rowH, T.stripe);
   });
   drawAxis(p, s);
+  drawPauses(p, s);
   drawBands(p, s);
   const spanX = new Map<number, number>();
   drawRefreshLane(p, s, spanX);

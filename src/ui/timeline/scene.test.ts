@@ -31,6 +31,17 @@ const small = (): TimelineRecorder => {
 };
 
 describe('timeline scene', () => {
+  it("shades the workload's pauses across the lanes and names them (an open one to the window's end)", () => {
+    const s = buildScene(small(), opts({ pauses: [{ from: 200, to: 500 }, { from: 800, to: null }] }));
+    expect(s.pauses).toEqual([{ from: 200, to: 500 }, { from: 800, to: null }]);
+    const p = new SvgPainter();
+    drawTimeline(p, s);
+    expect(p.body().match(/>paused</g)?.length).toBe(2);
+    const none = new SvgPainter();
+    drawTimeline(none, buildScene(small(), opts()));
+    expect(none.body()).not.toContain('>paused<');
+  });
+
   it('lays out visible lanes below the axis, fault strip and refresh lane', () => {
     const s = buildScene(small(), opts());
     expect(s.totalLanes).toBe(2);

@@ -6,6 +6,7 @@
  */
 import type { Lane, LaneMode, RefreshSpan, TimelineAt } from '../../core/replay/opStory';
 import { epochChanges, faultBands, type FaultBand } from './faultBands';
+import type { PauseSpan } from '../store/snapshot';
 import { laneOfStory, type RetriedQuery } from './retriedIndex';
 import { niceTicks, timeToX, type Viewport } from './viewport';
 
@@ -42,6 +43,8 @@ export interface SceneOptions {
   readonly hoverOp: number | null;
   /** the time the recording is shown as of (a replay's cursor, `TimelineFeed.cursorMs`); absent: all of it */
   readonly asOfMs?: number;
+  /** the workload's pauses (shaded across the lanes); absent: none */
+  readonly pauses?: readonly PauseSpan[];
 }
 
 export interface LaneRow {
@@ -64,6 +67,8 @@ export interface Scene {
   readonly visibleRows: number;
   readonly spans: readonly RefreshSpan[];
   readonly bands: readonly FaultBand[];
+  /** the workload's pauses, ms (an open one runs to the window's end) */
+  readonly pauses: readonly PauseSpan[];
   readonly epochs: readonly { readonly t: number; readonly epoch: number }[];
   readonly ticks: { readonly step: number; readonly ticks: readonly number[] };
   readonly cursorMs: number | null;
@@ -160,6 +165,7 @@ export function buildScene(q: TimelineQuery, o: SceneOptions, retried: RetriedQu
     visibleRows,
     spans: q.refreshSpans(t0, t1),
     bands: faultBands(faults),
+    pauses: o.pauses ?? [],
     epochs: epochChanges(faults),
     ticks: niceTicks(o.viewport, Math.max(2, Math.floor(plot.w / 110))),
     cursorMs: o.cursorMs,
