@@ -97,6 +97,18 @@ describe('ZARIS_DISABLE_RETRIES', () => {
   });
 });
 
+describe('misspelled ZARIS_* names', () => {
+  it('are refused, naming the variable and the names the client reads (a misspelling would be ignored silently)', () => {
+    const error = inputErrorOf(() => resolveClientConfig({}, { ZARIS_DISABLE_RETRY: 'true', ZARIS_REQUEST_TIMEOUT_MS: '5000' }));
+    expect(error.issues.map((i) => i.path)).toEqual(['ZARIS_DISABLE_RETRY', 'ZARIS_REQUEST_TIMEOUT_MS']);
+    expect(error.message).toContain('ZARIS_DISABLE_RETRY: is not a setting (the client reads ZARIS_REQUEST_TIMEOUT, ZARIS_DISABLE_RETRIES, ZARIS_CLIENT_MAP_REFRESH_WAIT_MS)');
+  });
+
+  it("the test suites' own names and other programs' variables pass", () => {
+    expect(resolveClientConfig({}, { ZARIS_PROPERTY_RUNS: '5000', ZARIS_PROPERTY_SEED: '7', PATH: '/bin', ZARISX: '1' }).maxAttempts).toBe(3);
+  });
+});
+
 describe('ZARIS_CLIENT_MAP_REFRESH_WAIT_MS', () => {
   it.each([
     ['15000', 15_000],

@@ -121,6 +121,17 @@ export const ENV_NAMES = {
   refreshWaitMs: 'ZARIS_CLIENT_MAP_REFRESH_WAIT_MS',
 } as const;
 
+/** other `ZARIS_*` names the project reads (the test suites' run count and seed): not client settings, but not misspellings either */
+export const OTHER_ENV_NAMES = ['ZARIS_PROPERTY_RUNS', 'ZARIS_PROPERTY_SEED'] as const;
+const KNOWN_ENV = new Set<string>([...Object.values(ENV_NAMES), ...OTHER_ENV_NAMES]);
+
+/** `ZARIS_*` names in `env` that nothing reads (a misspelling would otherwise be ignored silently) */
+export function unknownEnvNames(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.keys(env)
+    .filter((k) => k.startsWith('ZARIS_') && !KNOWN_ENV.has(k))
+    .sort();
+}
+
 const DURATION_HELP = 'expected seconds as a bare number (e.g. "60" or "0.5"), "<n>ms", "<n>s", "<n>m", or "infinite"';
 
 /** the deadline a `ZARIS_REQUEST_TIMEOUT` value means, ms before rounding (null: infinite; NaN: not a duration) */
@@ -182,6 +193,9 @@ export function resolveClientConfig(
     if (r.success) apply(r.data);
     else issues.push({ path: name, message: `${r.error.issues[0]?.message ?? 'invalid'}; got "${raw.length > 40 ? `${raw.slice(0, 40)}…" (${raw.length} characters)` : `${raw}"`}` });
   };
+  for (const name of unknownEnvNames(env)) {
+    issues.push({ path: name, message: `is not a setting (the client reads ${Object.values(ENV_NAMES).join(', ')}); unset it or fix its name` });
+  }
   readEnv(ENV_NAMES.requestTimeout, requestTimeoutSchema, (v) => (fromEnv.operationTimeoutMs = v));
   readEnv(ENV_NAMES.disableRetries, disableRetriesSchema, (v) => (fromEnv.disableRetries = v));
   readEnv(ENV_NAMES.refreshWaitMs, refreshWaitMsSchema, (v) => (fromEnv.refreshWaitBudgetMs = v));
