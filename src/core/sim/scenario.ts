@@ -242,9 +242,24 @@ export function parseScenarioText(text: string, source = 'scenario', env: Readon
   } catch (e) {
     throw new InputError(source, [{ path: '', message: `not valid JSON: ${describeJsonSyntaxError(body, (e as Error).message)}` }]);
   }
+  if (isRunSummary(json)) {
+    throw new InputError(source, [
+      {
+        path: '',
+        message:
+          'this is a run summary (the output of npm run sim -- … --json), not a scenario: a scenario has name, durationMs, cluster, client, workload and faults (save one with "Save as scenario" or Replay\'s Scenario export); to replay a run, open its events (npm run sim -- <scenario> --events <file>, or Replay\'s NDJSON export)',
+      },
+    ]);
+  }
   const dup = findDuplicateKey(body);
   if (dup !== null) throw new InputError(source, [{ path: dup.path, message: `the key "${dup.key}" appears twice in one object (line ${dup.line}); give each setting once` }]);
   return loadScenario(json, source, env, engine);
+}
+
+/** `json` has the run summary's own sections (RunSummary: ops, attempts, throughput, invariants) */
+function isRunSummary(json: unknown): boolean {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
+  return ['ops', 'attempts', 'throughput', 'invariants'].every((k) => k in json);
 }
 
 /** back to the file format (for "save as scenario" and the URL) */
