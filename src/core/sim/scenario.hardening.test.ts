@@ -53,7 +53,8 @@ describe('a run summary opened as a scenario', () => {
   it('gets one line saying what it is and what to open instead, not a line per unknown field', async () => {
     const { runScenario } = await import('./runScenario');
     const { findPreset } = await import('./presets');
-    const summary = runScenario(loadScenario({ ...findPreset('steady')?.input, durationMs: 1000 }, 'steady')).summary;
+    const input = findPreset('steady')?.input as object;
+    const summary = runScenario(loadScenario({ ...input, durationMs: 1000 }, 'steady')).summary;
     const got = issues(() => parseScenarioText(JSON.stringify(summary, null, 2), 'summary.json'));
     expect(got).toHaveLength(1);
     expect(got[0]).toMatch(/^: this is a run summary \(the output of npm run sim -- … --json\), not a scenario: .*--events <file>/);
