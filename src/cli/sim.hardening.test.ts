@@ -144,6 +144,32 @@ describe('every run progresses or is refused', () => {
   );
 });
 
+describe('an interrupted run', () => {
+  it(
+    'Ctrl-C leaves the --events file it was given as it was, its partial output named as such; a finished run leaves no partial file',
+    async () => {
+      const done = join(tmp, 'done.ndjson');
+      expect(sim([file('short.json', TINY), '--events', done]).status).toBe(0);
+      expect(readFileSync(done, 'utf8')).toMatch(/^\{"t":0,"type":"topology"/);
+      const { readdirSync } = await import('node:fs');
+      expect(readdirSync(tmp).filter((n) => n.includes('.partial-'))).toEqual([]);
+      const events = join(tmp, 'kept.ndjson');
+      writeFileSync(events, 'the previous run\n');
+      const f = file('long.json', { name: 'long', seed: 1, durationMs: 3_600_000, workload: { concurrency: 64, thinkMs: 1 } });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/sim.ts', f, '--events', events], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+      const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+      const partial = `${events}.partial-${child.pid}`;
+      const until = Date.now() + 40_000;
+      while (!(existsSync(partial) && readFileSync(partial).length > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGINT');
+      expect(await exited).toBe('SIGINT');
+      expect(readFileSync(events, 'utf8')).toBe('the previous run\n');
+      expect(readFileSync(partial, 'utf8')).toMatch(/^\{"t":0,"type":"topology"/);
+    },
+    SLOW,
+  );
+});
+
 describe('flags given twice and --events onto stdout', () => {
   it(
     'a value flag given twice is refused naming both values (the first was dropped silently)',

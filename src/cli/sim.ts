@@ -7,8 +7,8 @@
  * summary (a table, or JSON with --json). Exit codes: 0 completed, 2 bad
  * input, 3 an invariant failed unexpectedly (with --strict).
  */
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../core/validation';
 import { findPreset, PRESET_IDS } from '../core/sim/presets';
@@ -264,9 +264,30 @@ async function main(): Promise<number> {
   }
   let fd: number | null = null;
   let sink: NdjsonSink | null = null;
-  if (events !== undefined) {
+  // a file is written beside its final name and renamed into place when the run is done, so an
+  // interrupted run (Ctrl-C kills a synchronous run at once) never leaves a truncated file under the
+  // name given; a device or FIFO (/dev/null) is written directly
+  const target = events !== undefined ? replaceableTarget(events) : null;
+  const writePath = events === undefined ? undefined : target !== null ? partialName(target) : events;
+  const finishEvents = (): boolean => {
+    if (fd !== null) closeSync(fd);
+    fd = null;
+    if (target === null || writePath === undefined) return true;
     try {
-      fd = openSync(events, 'w');
+      renameSync(writePath, target);
+      return true;
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      rmSync(writePath, { force: true });
+      process.stderr.write(`error: cannot write --events file ${events}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
+      return false;
+    }
+  };
+  if (events !== undefined && writePath !== undefined) {
+    try {
+      // a file that exists must be writable: the rename would replace a read-only one
+      if (target !== null && existsSync(target)) accessSync(target, constants.W_OK);
+      fd = openSync(writePath, 'w');
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       process.stderr.write(`error: cannot write --events file ${events}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
@@ -283,10 +304,8 @@ async function main(): Promise<number> {
   }
   if (args.engine === 'redis') {
     const out = await runOnRedis(scenario, args.real, sink);
-    if (sink !== null && fd !== null) {
-      sink.flush();
-      closeSync(fd);
-    }
+    if (sink !== null && fd !== null) sink.flush();
+    if (!finishEvents()) return 2;
     if (out.summary === null) return 2;
     process.stdout.write(args.json ? `${JSON.stringify(out.summary, null, 2)}\n` : formatSummary(out.summary));
     if (args.strict && !out.summary.invariants.ok) {
@@ -306,11 +325,12 @@ async function main(): Promise<number> {
     if (sink !== null) sink.flush();
   } catch (e) {
     if (fd !== null) closeSync(fd);
-    if (e instanceof EventsWriteError && events !== undefined) {
+    if (target !== null && writePath !== undefined && !(e instanceof EventsWriteError)) rmSync(writePath, { force: true });
+    if (e instanceof EventsWriteError && events !== undefined && writePath !== undefined) {
       // remove what we wrote only if it is a plain file (never a device such as /dev/full)
-      let removed = isRegularFile(events);
+      let removed = isRegularFile(writePath);
       try {
-        if (removed) rmSync(events, { force: true });
+        if (removed) rmSync(writePath, { force: true });
       } catch {
         removed = false; // e.g. /proc/version: a "file" that can be neither written nor removed
       }
@@ -324,7 +344,7 @@ async function main(): Promise<number> {
     }
     throw e;
   }
-  if (fd !== null) closeSync(fd);
+  if (!finishEvents()) return 2;
   process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
   if (args.strict && !summary.invariants.ok) {
     process.stderr.write('error: invariant violated (--strict)\n');
@@ -337,6 +357,25 @@ async function main(): Promise<number> {
 function isInside(dir: string, path: string): boolean {
   const rel = relative(dir, resolve(path));
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * Where an --events file is renamed to when the run is done: the path itself (or, through a
+ * symbolic link, the file it names) when it is a regular file or does not exist yet; null for a
+ * device, FIFO or anything else, which is written directly.
+ */
+function replaceableTarget(path: string): string | null {
+  try {
+    const real = realpathSync(path);
+    return statSync(real).isFile() ? real : null;
+  } catch {
+    return existsSync(path) ? null : resolve(path);
+  }
+}
+
+/** the file a run writes its events to until it is done, beside the final name (visible: a run killed by Ctrl-C leaves it, named as incomplete) */
+function partialName(target: string): string {
+  return join(dirname(target), `${basename(target)}.partial-${process.pid}`);
 }
 
 function isRegularFile(path: string): boolean {
