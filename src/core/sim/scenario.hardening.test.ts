@@ -125,8 +125,14 @@ describe('nothing accepted that changes meaning', () => {
     expect(issues(() => loadScenario({ ...BASE, name }))).toEqual(['name: name must be one line without control characters (line breaks, tabs, escape sequences)']);
   });
 
+  it.each(['run\u202Enosj', 'a\u2028b', 'zero\u200Bwidth', 'iso\u2066late\u2069', '\uFEFFbom'])('a name with an invisible direction or line-separator character (%j) is refused: it changes how the name reads', (name) => {
+    expect(issues(() => loadScenario({ ...BASE, name }))).toEqual([expect.stringMatching(/^name: name must not contain invisible direction or line-separator characters/)]);
+  });
+
   it('a name in any script, with emoji, is fine', () => {
     expect(loadScenario({ ...BASE, name: 'Zürich 東京 🚀' }).name).toBe('Zürich 東京 🚀');
+    // joiners are part of scripts and emoji sequences
+    expect(loadScenario({ ...BASE, name: 'family 👨\u200D👩\u200D👧 नमस्ते' }).name).toContain('\u200D');
   });
 
   it('thinkMs above one hour (1e308 used to run as "never think again") is refused, in the workload and in a change', () => {

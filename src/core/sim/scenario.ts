@@ -47,7 +47,9 @@ function makeScenarioSchema(engine: ScenarioEngine) {
       .max(200, 'name must be ≤ 200 characters')
       // it heads the CLI's table on a terminal: a line break splits it, an escape sequence would drive the terminal
       // eslint-disable-next-line no-control-regex
-      .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'name must be one line without control characters (line breaks, tabs, escape sequences)'),
+      .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'name must be one line without control characters (line breaks, tabs, escape sequences)')
+      // invisible characters that reorder or split what is shown (a right-to-left override makes "evil.json" read "nosj.live")
+      .regex(/^[^\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]*$/, 'name must not contain invisible direction or line-separator characters (U+200B, U+200E/F, U+2028/9, U+202A–E, U+2066–9, U+FEFF): they change how the name reads'),
     description: z.string().max(2000, 'description must be ≤ 2000 characters').optional(),
     seed: z.number({ error: 'seed must be a whole number' }).int('seed must be a whole number').min(0, 'seed must be ≥ 0').max(2 ** 31 - 1, 'seed must be ≤ 2147483647'),
     durationMs: z.number({ error: 'durationMs must be a number of ms' }).min(1, 'durationMs must be ≥ 1').max(3_600_000, 'durationMs must be ≤ 3600000 (one hour)'),
