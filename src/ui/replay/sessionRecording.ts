@@ -13,6 +13,7 @@ import { toScenarioInput, type ConfigChange, type Scenario, type ScenarioInput }
 import { workloadDiff, type WorkloadConfig } from '../../core/sim/workloadConfig';
 import type { FaultEvent } from '../../core/telemetry/events';
 import { clientOverridesDiff } from './urlScenario';
+import { LATE_START_MS } from '../store/snapshot';
 
 /** a configuration change during the session, as the recording bar lists it */
 export interface RecordedChange {
@@ -21,9 +22,6 @@ export interface RecordedChange {
   readonly what: 'client' | 'workload' | 'paused' | 'resumed';
   readonly summary: string;
 }
-
-/** a start later than this into the session is recorded as a pause from 0 until then */
-const LATE_START_MS = 50;
 
 const DESCRIPTION_MAX = 2000;
 const sec = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;

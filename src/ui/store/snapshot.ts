@@ -20,13 +20,19 @@ export interface FaultMarker {
   readonly segments: number;
 }
 
-/** a pause of the workload (Pause … Start): nothing was sent, so its zeros are not an outage */
+/** a first Start later than this after the session began counts as a pause from 0 until then (the session's clock counts from the boot) */
+export const LATE_START_MS = 50;
+
+/** a pause of the workload (Pause … Start; or from 0 until a late first Start): nothing was sent, so its zeros are not an outage */
 export interface PauseSpan {
   /** ms since the session started */
   readonly from: number;
   /** when the workload resumed (ms), or null while it is paused */
   readonly to: number | null;
 }
+
+/** what a pause is called on the charts: "not started" from the session's start, else "paused" */
+export const pauseLabel = (p: PauseSpan): string => (p.from === 0 ? 'not started' : 'paused');
 
 /** cumulative counters of the session (header figures) */
 export interface SessionTotals {

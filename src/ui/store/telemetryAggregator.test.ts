@@ -78,3 +78,18 @@ describe('TelemetryAggregator: operations past their budget', () => {
     expect(agg.snapshot().overBudgetInFlight).toBe(0);
   });
 });
+
+describe('TelemetryAggregator: the workload before its first Start', () => {
+  it('a first Start after the boot is a span from 0 ("not started"); an early one and later Starts add none', () => {
+    const late = new TelemetryAggregator(() => DEFAULT_CLIENT_CONFIG);
+    expect(late.noteWorkload(true, 1_700)).toBe(true);
+    expect(late.pauses).toEqual([{ from: 0, to: 1_700 }]);
+    expect(late.noteWorkload(true, 5_000)).toBe(false);
+    late.noteWorkload(false, 6_000);
+    late.noteWorkload(true, 8_000);
+    expect(late.pauses).toEqual([{ from: 0, to: 1_700 }, { from: 6_000, to: 8_000 }]);
+    const early = new TelemetryAggregator(() => DEFAULT_CLIENT_CONFIG);
+    expect(early.noteWorkload(true, 20)).toBe(false);
+    expect(early.pauses).toEqual([]);
+  });
+});

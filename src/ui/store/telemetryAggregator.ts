@@ -16,7 +16,7 @@ import { ANSWERED_CODES, attemptBin, BUCKET_MS, latencyBin, LOG_CAPACITY, MAX_FA
 import { OpTracker, type OpTrackerState } from './opTracker';
 import { Ring } from './ring';
 import { SessionRing } from './sessionRing';
-import type { FaultMarker, LoggedEvent, PauseSpan, SessionTotals, TelemetrySnapshot } from './snapshot';
+import { LATE_START_MS, type FaultMarker, type LoggedEvent, type PauseSpan, type SessionTotals, type TelemetrySnapshot } from './snapshot';
 
 const T = Object.fromEntries(EVENT_TYPES.map((t, i) => [t, i])) as Record<EventType, number>;
 const R = Object.fromEntries(REFRESH_KINDS.map((k, i) => [k, i])) as Record<RefreshKind, number>;
@@ -107,6 +107,8 @@ export class TelemetryAggregator {
   faults: readonly FaultMarker[] = [];
   /** the workload's pauses, oldest first (replaced, never mutated, on Pause and on Start after it) */
   pauses: readonly PauseSpan[] = [];
+  /** noteWorkload has seen a Start */
+  private workloadStarted = false;
 
   private readonly checking: boolean;
 
@@ -136,6 +138,15 @@ export class TelemetryAggregator {
   noteWorkload(running: boolean, t: number = this.totals.lastT): boolean {
     const last = this.pauses[this.pauses.length - 1];
     const open = last !== undefined && last.to === null;
+    const first = running && !this.workloadStarted;
+    if (running) this.workloadStarted = true;
+    // the first Start, after the session's boot: nothing was sent before it (as a recording's schedule says)
+    if (first && last === undefined && t > LATE_START_MS) {
+      this.pauses = [{ from: 0, to: t }];
+      this.evidence.pause(0);
+      this.evidence.resume(t);
+      return true;
+    }
     if (running === !open) return false;
     if (running) {
       const to = Math.max((last as PauseSpan).from, t);
@@ -170,6 +181,7 @@ export class TelemetryAggregator {
     Object.assign(this.totals, zeroTotals());
     this.faults = [];
     this.pauses = [];
+    this.workloadStarted = false;
   }
 
   /** where the fold stands (call between batches, at a bucket boundary) */

@@ -9,6 +9,7 @@ import { CHART_THEME, FAULT_STYLE, OUTCOME_STYLE, PHASE_STYLE, REFRESH_STYLE } f
 import { fitText, type Painter } from './painter';
 import { emptyLanesMessage, plotX, rowsTop, xOf, type Scene } from './scene';
 import { formatDuration, formatTick } from './viewport';
+import { pauseLabel } from '../store/snapshot';
 
 /** timeline chrome colours (the app's dark theme) */
 export const TIMELINE_THEME = {
@@ -55,7 +56,8 @@ function drawPauses(p: Painter, s: Scene): void {
       const xb = Math.max(xa + 2, xOf(s, ps.to ?? s.viewport.t1));
       p.rect(xa, l.axisH, xb - xa, l.height - l.axisH, CHART_THEME.paused, 0.12);
       // at the pause's right end: its left end is often a fault's, whose label runs rightwards from there
-      if (xb - xa >= 50) p.text(xb - 4, l.axisH + l.faultH / 2, 'paused', { color: CHART_THEME.paused, size: 11, halo: T.halo, align: 'right' });
+      const label = pauseLabel(ps);
+      if (xb - xa >= label.length * 7 + 8) p.text(xb - 4, l.axisH + l.faultH / 2, label, { color: CHART_THEME.paused, size: 11, halo: T.halo, align: 'right' });
     }
   });
 }

@@ -24,7 +24,7 @@
 import { memo, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { Area, ComposedChart, Tooltip, XAxis, YAxis } from 'recharts';
-import type { FaultMarker, PauseSpan } from '../../store/snapshot';
+import { pauseLabel, type FaultMarker, type PauseSpan } from '../../store/snapshot';
 import { usePauseSpans } from '../../store/StoreContext';
 import type { TimeRow } from '../../store/selectors';
 import { CHART_THEME, FAULT_STYLE } from '../../theme/statusColors';
@@ -220,9 +220,9 @@ function Overlay({
       {pauses.map((p) => (
         <g key={p.from} className="paused-span" data-from={p.from}>
           <rect x={p.x0} y={plot.top} width={Math.max(1, p.x1 - p.x0)} height={plot.bottom - plot.top} fill={CHART_THEME.paused} fillOpacity={0.16} />
-          {p.x1 - p.x0 >= labelWidth('paused') + 8 ? (
+          {p.x1 - p.x0 >= labelWidth(p.label) + 8 ? (
             <text className="paused-label" x={p.x0 + 4} y={plot.top + 13} style={{ fill: CHART_THEME.paused }} fontSize={LABEL_FONT_PX} fontStyle="italic">
-              paused
+              {p.label}
             </text>
           ) : null}
         </g>
@@ -278,6 +278,8 @@ interface ShownPause {
   readonly from: number;
   readonly x0: number;
   readonly x1: number;
+  /** "paused", or "not started" before the first Start */
+  readonly label: string;
 }
 
 /** the pauses inside the x domain `[d0, d1]` (seconds), in px; an open pause runs to the domain's end */
@@ -286,7 +288,7 @@ function shownPauses(spans: readonly PauseSpan[], d0: number, d1: number, xOf: (
   for (const s of spans) {
     const a = Math.max(d0, s.from / 1000);
     const b = Math.min(d1, s.to === null ? d1 : s.to / 1000);
-    if (b > a) out.push({ from: s.from, x0: xOf(a), x1: xOf(b) });
+    if (b > a) out.push({ from: s.from, x0: xOf(a), x1: xOf(b), label: pauseLabel(s) });
   }
   return out;
 }
