@@ -68,9 +68,9 @@ export interface FaultWindow {
 
 /** which side served its users better, and by how much */
 export interface ServiceVerdict {
-  /** null: both served the same */
+  /** null: both served the same, or within {@link MATERIAL_DIFFERENCE} in served and in not served ops */
   readonly better: 'a' | 'b' | null;
-  /** served(better) − served(other), ≥ 0 */
+  /** served(better) − served(other) (below 0 only when the side is better by fewer not served, with served within 5 %) */
   readonly moreServed: number;
   /** that difference as a fraction of the other side's served ops (null: the other served none) */
   readonly moreServedFraction: number | null;
@@ -186,7 +186,8 @@ export function winnerOf(m: Pick<MetricDelta, 'a' | 'b' | 'better'>): 'a' | 'b' 
  * fewer not served. Generic over any two runs: it reads only the tallies.
  */
 export function serviceVerdict(a: ServiceTally, b: ServiceTally): ServiceVerdict {
-  const better = a.served !== b.served ? (a.served > b.served ? 'a' : 'b') : a.notServed !== b.notServed ? (a.notServed < b.notServed ? 'a' : 'b') : null;
+  // the table's rule: a difference under MATERIAL_DIFFERENCE names no side (the sentence must not praise what the table leaves uncoloured)
+  const better = winnerOf({ better: 'higher', a: a.served, b: b.served }) ?? winnerOf({ better: 'lower', a: a.notServed, b: b.notServed });
   if (better === null) return { better, moreServed: 0, moreServedFraction: null, fewerNotServed: 0, a, b };
   const [w, l] = better === 'a' ? [a, b] : [b, a];
   return { better, moreServed: w.served - l.served, moreServedFraction: l.served === 0 ? null : round3((w.served - l.served) / l.served), fewerNotServed: l.notServed - w.notServed, a, b };

@@ -152,6 +152,18 @@ describe('delta rows and the verdict sentence', () => {
     expect(quoted).toMatch(/^A \(fixed client, no bug toggles\) served users better than B \(bug on: [^()]+\):/);
     expect(verdictSentence(serviceVerdict(t(5, 9, 0), t(6, 20, 0)), 'x', 'y')).toContain('B (y) served users better than A (x): 1 more operations served (+20.0 %), though 11 more not served');
   });
+
+  it('names no side for differences the table leaves uncoloured (under 5 %), in served and in not served', () => {
+    const t = (served: number, failed: number) => serviceTally({ success: served, attemptsExhausted: failed }, 0, 0);
+    // "324 more operations served (+0.4 %)" praised A while every service row stayed uncoloured
+    const close = serviceVerdict(t(81_324, 6_000), t(81_000, 6_100));
+    expect(close.better).toBeNull();
+    expect(verdictSentence(close, 'x', 'y')).toBe('Both sides served users alike (differences under 5 %, left uncoloured): 81,324 vs 81,000 operations served, 6,000 vs 6,100 not served (A vs B).');
+    // served alike, but far fewer not served: that side is better, and the sentence says the served part is alike
+    const fewer = serviceVerdict(t(81_000, 3_000), t(81_324, 9_000));
+    expect(fewer.better).toBe('a');
+    expect(verdictSentence(fewer, 'x', 'y')).toMatch(/^A \(x\) served users better than B \(y\): about as many operations served \(within 5 %\), 6,000 fewer not served/);
+  });
 });
 
 describe('what a Compare link asks for, and asking twice', () => {

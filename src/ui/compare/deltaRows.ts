@@ -3,7 +3,7 @@
  * review report all print these rows and this verdict sentence, so they can
  * never say different things. Pure; generic over any comparison.
  */
-import { METRIC_GROUPS, winnerOf, type MetricDelta, type MetricGroup, type RunComparison, type ServiceVerdict } from '../../core/replay/compare';
+import { MATERIAL_DIFFERENCE, METRIC_GROUPS, winnerOf, type MetricDelta, type MetricGroup, type RunComparison, type ServiceVerdict } from '../../core/replay/compare';
 import { formatNumber } from '../panels/chart/format';
 
 export type Win = 'a' | 'b' | null;
@@ -75,10 +75,14 @@ const exact = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 /** the summary line: which side served its users better, and by how much */
 export function verdictSentence(v: ServiceVerdict, labelA: string, labelB: string): string {
-  if (v.better === null) return `Both sides served users equally: ${exact(v.a.served)} operations served, ${exact(v.a.notServed)} not served each.`;
+  if (v.better === null) {
+    if (v.a.served === v.b.served && v.a.notServed === v.b.notServed) return `Both sides served users equally: ${exact(v.a.served)} operations served, ${exact(v.a.notServed)} not served each.`;
+    return `Both sides served users alike (differences under ${MATERIAL_DIFFERENCE * 100} %, left uncoloured): ${exact(v.a.served)} vs ${exact(v.b.served)} operations served, ${exact(v.a.notServed)} vs ${exact(v.b.notServed)} not served (A vs B).`;
+  }
   const [w, l, wl, ll] = v.better === 'a' ? [v.a, v.b, `A (${labelA})`, `B (${labelB})`] : [v.b, v.a, `B (${labelB})`, `A (${labelA})`];
   const pct = v.moreServedFraction === null ? '' : ` (+${(v.moreServedFraction * 100).toFixed(1)} %)`;
-  const served = v.moreServed > 0 ? `${exact(v.moreServed)} more operations served${pct}` : 'as many operations served';
+  const servedMaterial = winnerOf({ better: 'higher', a: w.served, b: l.served }) !== null;
+  const served = !servedMaterial ? `about as many operations served (within ${MATERIAL_DIFFERENCE * 100} %)` : `${exact(v.moreServed)} more operations served${pct}`;
   const notServed =
     v.fewerNotServed > 0 ? `${exact(v.fewerNotServed)} fewer not served` : v.fewerNotServed < 0 ? `though ${exact(-v.fewerNotServed)} more not served` : 'as many not served';
   return `${wl} served users better than ${ll}: ${served}, ${notServed} — ${exact(w.served)} vs ${exact(l.served)} served, ${exact(w.notServed)} vs ${exact(l.notServed)} not served.`;
