@@ -25,6 +25,8 @@ import { ReplayController } from './replayController';
 import { replayDomain } from './replayDomain';
 import { replayReport } from './replayReportPage';
 import { ReplayHeader } from './ReplayHeader';
+import { EvidenceCards } from '../story/EvidenceCards';
+import { StatusLine } from '../story/StatusLine';
 import { RunSettings } from './RunSettings';
 import { TransportBar, type FaultTick } from './TransportBar';
 import { bugsOn, scenarioFromUrl, urlRefFor } from './urlScenario';
@@ -74,6 +76,19 @@ function CellCursor({ ctl, children }: { ctl: ReplayController; children: ReactN
     // eslint-disable-next-line react-hooks/exhaustive-deps -- read() only reads ctl
   }, [ctl]);
   return <TimeCursorContext.Provider value={value}>{children}</TimeCursorContext.Provider>;
+}
+
+/** what the run shows at the cursor, in the Live tab's words: the status line and the fault cards */
+function ReplayStory({ ctl }: { ctl: ReplayController }) {
+  const cursorMs = useStore(ctl.ui, (s) => s.frameCursorMs);
+  const run = useStore(ctl.ui, (s) => s.run);
+  if (run === null || cursorMs === null) return null;
+  return (
+    <div className="story replay-story">
+      <StatusLine replayCursorMs={cursorMs} />
+      <EvidenceCards />
+    </div>
+  );
 }
 
 function Publisher() {
@@ -215,6 +230,7 @@ export default function ReplayView({ app, store }: ReplayViewProps) {
             </div>
           ) : null}
         </div>
+        <ReplayStory ctl={ctl} />
         <main className="replay-main">
           {run ? (
             <ReplayTimeline ctl={ctl} store={store} identity={run.identity} onSvgSource={onTimelineSvg} />

@@ -50,6 +50,8 @@ export interface SessionStateInput {
   readonly nowMs: number;
   /** when the workload was paused (ms), while it is; absent: unknown, `nowMs` is said */
   readonly pausedAtMs?: number | null;
+  /** a replay at its cursor (ms): the line says what the run shows there, with no Live instructions (absent: Live) */
+  readonly replayCursorMs?: number;
 }
 
 export interface SessionStateLine {
@@ -85,8 +87,21 @@ export function throughputDrop(open: FaultEvidence | null, servedPerSec: number)
   return `throughput ${formatRate(servedPerSec)} ops/s, ${pct(servedPerSec / base)} of the ${formatRate(base)} ops/s before the fault`;
 }
 
-/** the session state and the one line under the header that says what the screen shows */
+/** the session state and the one line under the header that says what the screen shows (Live), or what the run shows at the cursor (Replay) */
 export function selectSessionState(x: SessionStateInput): SessionStateLine {
+  const line = liveSessionState(x);
+  const at = x.replayCursorMs;
+  if (at === undefined) return line;
+  const cursor = `At ${formatSeconds(at)}`;
+  if (line.state === 'idle') return { ...line, text: `${cursor} the workload has not started yet: nothing was sent.` };
+  if (line.state === 'paused') {
+    return { ...line, text: `${cursor} the workload is paused${x.pausedAtMs != null ? ` (since ${formatSeconds(x.pausedAtMs)})` : ''}: nothing is sent, so the rate tiles read 0${x.headline.inFlight > 0 ? ` (${formatCount(x.headline.inFlight)} still in flight)` : ''}.` };
+  }
+  // the Live line without its instructions ("Press …", "Next: …"), prefixed with the cursor's time
+  return { ...line, text: `${cursor}: ${line.text.replace(/ Next: press Failover to crash a node\.$/, '')}` };
+}
+
+function liveSessionState(x: SessionStateInput): SessionStateLine {
   const h = x.headline;
   const open = x.evidence.length > 0 && x.evidence[x.evidence.length - 1]?.settledT === null ? (x.evidence[x.evidence.length - 1] as FaultEvidence) : null;
   if (!x.started && !h.running) {

@@ -11,7 +11,8 @@ function openPause(pauses: readonly PauseSpan[]): number | null {
   return last !== undefined && last.to === null ? last.from : null;
 }
 
-export function StatusLine() {
+/** `replayCursorMs`: Replay's cursor (the line says what the run shows there); absent on Live */
+export function StatusLine({ replayCursorMs }: { readonly replayCursorMs?: number } = {}) {
   const { snap, running, everStarted, workload, pauses } = useDashboard(
     useShallow((s) => ({ snap: s.snapshot, running: s.running, everStarted: s.everStarted, workload: s.workload, pauses: s.pauseSpans })),
   );
@@ -24,8 +25,9 @@ export function StatusLine() {
         poolSize: selectPoolSize(workload),
         nowMs: snap.totals.lastT,
         pausedAtMs: openPause(pauses),
+        ...(replayCursorMs !== undefined ? { replayCursorMs } : {}),
       }),
-    [snap, running, everStarted, workload, pauses],
+    [snap, running, everStarted, workload, pauses, replayCursorMs],
   );
   return (
     <p className={`status-line state-${line.state}`} role="status" aria-label="What you are seeing" data-state={line.state}>
