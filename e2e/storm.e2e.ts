@@ -156,7 +156,7 @@ describe('refresh storm', () => {
     expect(h.stalled).toBeGreaterThan(0);
     const tile = (label: string) => f.worst.dom.find((t) => t.label === label);
     expect(f.worst.parked.inFlight).toBe(Number((tile('in flight')?.value ?? '').replace(/,/g, '')));
-    expect(f.statusText).toMatch(/^storm — not serving\s*Not serving: /);
+    expect(f.statusText).toMatch(/^storm — not serving\s*Not serving during the failover \(crash\) of node \d+, [\d.]+ s ago: /);
     expect(f.statusText).toMatch(/operations stalled > 1 s hold [\d.]+ % of the request pool/);
     expect(f.statusText).toMatch(/Cause: [\d.]+ attempts and [\d.]+ refresh requests per op hit/);
     expect(f.cardText).toMatch(/attempt budget exceeded by [\d,]+ ops/);

@@ -1,6 +1,7 @@
 import { findPreset } from '../../core/sim/presets';
 import { PresetSelect } from './PresetSelect';
 import { useShallow } from 'zustand/react/shallow';
+import { openPauseFrom } from '../store/snapshot';
 import { useDashboard } from '../store/StoreContext';
 import { useSessionActions } from './ControlsContext';
 import { FaultControls } from './FaultControls';
@@ -8,7 +9,7 @@ import { FormErrors } from './Field';
 
 /** Start/Pause, the scenario preset, and the fault buttons */
 export function ControlBar() {
-  const { running, everStarted, busy, presetId, sessionError, lastT, scenarioIssues } = useDashboard(
+  const { running, everStarted, busy, presetId, sessionError, lastT, pausedAt, scenarioIssues } = useDashboard(
     useShallow((s) => ({
       running: s.running,
       everStarted: s.everStarted,
@@ -16,6 +17,7 @@ export function ControlBar() {
       presetId: s.presetId,
       sessionError: s.sessionError,
       lastT: s.snapshot.totals.lastT,
+      pausedAt: openPauseFrom(s.pauseSpans),
       scenarioIssues: s.formErrors.scenario,
     })),
   );
@@ -34,8 +36,8 @@ export function ControlBar() {
           {running ? 'Pause' : 'Start'}
         </button>
         <span className={`state ${running ? 'live' : ''}`} aria-live="polite">
-          {/* the session clock is event time: it starts with the first Start and stands still while paused */}
-          {!everStarted ? 'not started' : `${running ? 'running' : 'paused'} · t = ${(lastT / 1000).toFixed(1)} s`}
+          {/* the session clock is event time; paused, it stands at the pause (in-flight operations and the cluster's own events run on after it) */}
+          {!everStarted ? 'not started' : `${running ? 'running' : 'paused'} · t = ${((!running && pausedAt !== null ? pausedAt : lastT) / 1000).toFixed(1)} s`}
         </span>
       </div>
       <PresetSelect value={presetId} inlineLabel="—" title={description} onSelect={(id) => void actions.loadPreset(id)} />

@@ -165,6 +165,22 @@ describe('what you are seeing', () => {
     expect(selectEvidenceCards([{ ...before, servedLowPerSec: 9_000 }], [], { poolSize: 64, nowMs: 8_000 })[0]?.facts.join(' ')).not.toContain('throughput fell');
   });
 
+  it('a storm is retrying past the budget: its first second is not "recovering", and a pool held within the budget is not called a storm', () => {
+    // 0.84 s into the storm: the last second still reads ≈ 100 % served, but 377 ops retry past their budget
+    const onset = selectSessionState({ ...base, evidence: [evidence({ overBudget: 377 })], headline: headline(), overBudgetInFlight: 377 });
+    expect(onset.state).toBe('fault');
+    expect(onset.text).toContain("377 ops went past their attempt budget (377 still retrying): the client's bounds do not hold.");
+    expect(selectSessionState({ ...base, evidence: [evidence({ overBudget: 377 })], headline: headline(), overBudgetInFlight: 0 }).state).toBe('recovering');
+    // lost acks hold a closed loop's slots within the budget: not serving, named, and not a storm
+    const held = headline({ servedPerSec: 40, stalled: 64, inFlight: 64, service: { verdict: 'notServing', share: 0.3 } });
+    const line = selectSessionState({ ...base, poolSize: 64, evidence: [evidence({ action: 'lostAck', node: 0, opsHit: 10, retries: 4, refreshRequests: 10 })], headline: held });
+    expect(line.state).toBe('storm');
+    expect(line.label).toBe('not serving — pool held');
+    expect(line.text).toMatch(/^Not serving during the lost acknowledgements from node 0, 5 s ago: /);
+    expect(line.text).toContain('The operations the fault hit made 1.4 attempts and 1 refresh request per op hit, within their budget.');
+    expect(line.text).not.toContain('Cause:');
+  });
+
   it("gives the stalled ops' own share of the pool, not the in-flight share under their count", () => {
     const storm = headline({ servedPerSec: 500, rejectedPerSec: 4500, stalled: 1914, inFlight: 2048, service: { verdict: 'notServing', share: 0.08 } });
     const line = selectSessionState({ ...base, evidence: [evidence({ overBudget: 2040 })], headline: storm });
@@ -177,7 +193,7 @@ describe('what you are seeing', () => {
     expect(cards[0]?.severity).toBe('bad');
     expect(cards[0]?.facts.slice(0, 4)).toEqual([
       'attempt budget exceeded by 2,048 ops',
-      'healthy throughput lost for 2.1 s (below half of 4k ops/s)',
+      'healthy throughput lost for 2.1 s (the segments no fault named below half of their 4k ops/s before it)',
       'up to 2,048 ops stalled > 1 s (pool 2,048)',
       '9,000 arrivals turned away (pool full)',
     ]);
@@ -188,6 +204,19 @@ describe('what you are seeing', () => {
     expect(selectEvidenceCards(both, [], { poolSize: 2048, nowMs: 25_000, serviceHealthy: true }).map((c) => c.status)).toEqual(['recovering · 5 s', 'settled after 4.1 s']);
     expect(selectEvidenceCards(both, [], { poolSize: 2048, nowMs: 25_000, running: false, serviceHealthy: true })[0]?.status).toBe('open at pause · 5 s');
     expect(selectEvidenceCards([evidence({ id: 1 })], [1], { poolSize: 2048, nowMs: 25_000 })).toEqual([]);
+  });
+
+  it("a card's durations stand still while paused and say how much of them was paused", () => {
+    const pauses = [{ from: 6_000, to: 10_000 }];
+    // settled 6.1 s after the fault, 4 s of it paused
+    expect(selectEvidenceCards([evidence({ t: 5_000, settledT: 11_100 })], [], { poolSize: 64, nowMs: 12_000, pauses })[0]?.status).toBe('settled after 6.1 s (4 s of it paused)');
+    // paused now: the clock stands at the pause, whatever events arrive after it
+    const paused = { poolSize: 64, nowMs: 8_400, running: false, pauses: [{ from: 6_000, to: null }] };
+    expect(selectEvidenceCards([evidence({ t: 5_000 })], [], paused)[0]?.status).toBe('open at pause · 1 s');
+    // running again: since the fault, with the pause named
+    expect(selectEvidenceCards([evidence({ t: 5_000 })], [], { poolSize: 64, nowMs: 11_000, pauses })[0]?.status).toBe('ongoing · 6 s (4 s of it paused)');
+    // no pause: as before
+    expect(selectEvidenceCards([evidence({ t: 5_000, settledT: 9_100 })], [], { poolSize: 64, nowMs: 12_000 })[0]?.status).toBe('settled after 4.1 s');
   });
 
   it('an open card\'s "up to" stalled count is never below the stalled gauge now; a settled one keeps its record', () => {

@@ -11,6 +11,7 @@ import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import { AMBIGUOUS_CASES, type AmbiguousCase, type AmbiguousWrite, type WriteAuditReport } from '../../core/sim/applyTracker';
 import { formatCount, formatLatency, formatRate, formatSeconds } from './numberFormat';
 import { HEADLINE_WINDOW_LABEL, type Headline } from './summarySelectors';
+import { openPauseFrom, type PauseSpan } from './snapshot';
 
 export const SESSION_STATES = ['idle', 'starting', 'healthy', 'fault', 'recovering', 'storm', 'paused'] as const;
 export type SessionState = (typeof SESSION_STATES)[number];
@@ -50,6 +51,8 @@ export interface SessionStateInput {
   readonly nowMs: number;
   /** when the workload was paused (ms), while it is; absent: unknown, `nowMs` is said */
   readonly pausedAtMs?: number | null;
+  /** operations in flight that started an attempt beyond their budget (absent: 0) */
+  readonly overBudgetInFlight?: number;
   /** a replay at its cursor (ms): the line says what the run shows there, with no Live instructions (absent: Live) */
   readonly replayCursorMs?: number;
 }
@@ -129,19 +132,25 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
       open !== null && open.healthyLostMs > 0 ? `healthy segments starved for ${formatSeconds(open.healthyLostMs)} so far` : null,
     ].filter(Boolean);
     const amp = open !== null ? amplification(open) : null;
+    // a storm is retrying past the budget; a pool held by operations that keep within it (a hang, lost acks) is not one
+    const storm = open !== null && open.overBudget > 0;
+    const cause =
+      amp === null ? '' : storm ? ` Cause: ${amp}, ${formatCount((open as FaultEvidence).overBudget)} ops past their attempt budget.` : ` The operations the fault hit made ${amp}, within their budget.`;
     return {
       state: 'storm',
-      label: 'storm — not serving',
-      text: `Not serving: ${served}. ${why.join('; ')}.${amp !== null ? ` Cause: ${amp}${open !== null && open.overBudget > 0 ? `, ${formatCount(open.overBudget)} ops past their attempt budget` : ''}.` : ''}`,
+      label: storm ? 'storm — not serving' : 'not serving — pool held',
+      text: `Not serving${open !== null ? ` during the ${describeFault(open)},${since}` : ''}: ${served}. ${why.join('; ')}.${cause}`,
     };
   }
-  if (h.service.verdict !== 'healthy') {
+  // operations still retrying past their budget: not "recovering", whatever the share of the last second says (a storm's first second reads ≈ 100 %)
+  const retryingPastBudget = open !== null && (x.overBudgetInFlight ?? 0) > 0;
+  if (h.service.verdict !== 'healthy' || retryingPastBudget) {
     const what = open !== null ? `${describeFault(open)},${since}` : 'no fault injected';
     const parts = [throughputDrop(open, h.servedPerSec), h.failedPerSec > 0 ? `${formatRate(h.failedPerSec)} ops/s fail` : null, h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null, h.stalled > 0 ? `${formatCount(h.stalled)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}` : null].filter(Boolean);
     // "within its bounds" only while the open fault has no operation past its attempt budget (a bug toggle breaks it)
     const client =
       open !== null && open.overBudget > 0
-        ? `${formatCount(open.overBudget)} ops went past their attempt budget: the client's bounds do not hold.`
+        ? `${formatCount(open.overBudget)} ops went past their attempt budget${retryingPastBudget ? ` (${formatCount(x.overBudgetInFlight ?? 0)} still retrying)` : ''}: the client's bounds do not hold.`
         : open !== null
           ? 'The client retries within its bounds and refreshes its map.'
           : 'The client retries and refreshes its map.';
@@ -173,6 +182,8 @@ export interface EvidenceCard {
   readonly severity: EvidenceSeverity;
   /** the findings, worst first */
   readonly facts: readonly string[];
+  /** how much the fault hurt, to rank cards (a bad card first, then failed and hit operations) */
+  readonly impact: number;
 }
 
 /** what a card is read against besides its fault's record */
@@ -187,11 +198,28 @@ export interface CardContext {
   readonly stalledNow?: number;
   /** the service verdict the tiles and the status line show is healthy: an open card is then recovering, as the status line says */
   readonly serviceHealthy?: boolean;
+  /** the workload's pauses: a card's durations say how much of them was paused, and stand still while paused */
+  readonly pauses?: readonly PauseSpan[];
+}
+
+/** ms of [from, to) the workload was paused (an open pause runs on) */
+function pausedWithin(pauses: readonly PauseSpan[], from: number, to: number): number {
+  let ms = 0;
+  for (const p of pauses) ms += Math.max(0, Math.min(to, p.to ?? Infinity) - Math.max(from, p.from));
+  return ms;
+}
+
+/** "6.1 s", or "6.1 s (4.2 s of it paused)" */
+function spanText(pauses: readonly PauseSpan[], from: number, to: number): string {
+  const paused = pausedWithin(pauses, from, to);
+  return `${formatSeconds(Math.max(0, to - from))}${paused >= 100 ? ` (${formatSeconds(paused)} of it paused)` : ''}`;
 }
 
 /** One fault's evidence as a card; `ambiguous` the ambiguous writes known in its span. */
 export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous: AmbiguousCount | null = null): EvidenceCard {
-  const { poolSize, nowMs, running = true, stalledNow = 0, serviceHealthy = false } = ctx;
+  const { poolSize, running = true, stalledNow = 0, serviceHealthy = false, pauses = [] } = ctx;
+  // paused, a card's clock stands at the pause (in-flight operations and the cluster's events run on after it)
+  const nowMs = !running ? (openPauseFrom(pauses) ?? ctx.nowMs) : ctx.nowMs;
   const facts: string[] = [];
   // the recorded peak samples each bucket once it is complete (the same for any batch cut), so while the
   // fault is open it can trail the live gauge by one bucket: "up to" never reads below the tile beside it
@@ -199,7 +227,9 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   const open = e.settledT === null && e.supersededT === null;
   const stalledPeak = open ? Math.max(e.stalledPeak, stalledNow) : e.stalledPeak;
   if (e.overBudget > 0) facts.push(`attempt budget exceeded by ${formatCount(e.overBudget)} ops`);
-  if (e.healthyLostMs > 0 && e.healthyBaselinePerSec !== null) facts.push(`healthy throughput lost for ${formatSeconds(e.healthyLostMs)} (below half of ${formatRate(e.healthyBaselinePerSec)} ops/s)`);
+  if (e.healthyLostMs > 0 && e.healthyBaselinePerSec !== null) {
+    facts.push(`healthy throughput lost for ${formatSeconds(e.healthyLostMs)} (the segments no fault named below half of their ${formatRate(e.healthyBaselinePerSec)} ops/s before it)`);
+  }
   if (e.servedBaselinePerSec !== null && e.servedLowPerSec !== null && e.servedLowPerSec < STARVED_SHARE * e.servedBaselinePerSec) {
     facts.push(`throughput fell to ${pct(e.servedLowPerSec / e.servedBaselinePerSec)} of the ${formatRate(e.servedBaselinePerSec)} ops/s before the fault (lowest second: ${formatRate(e.servedLowPerSec)} ops/s)`);
   }
@@ -224,13 +254,14 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   const warn = e.failed > 0 || e.healthyLostMs > 0 || e.opsHit > 0 || amb !== null;
   return {
     id: e.id,
+    impact: (bad ? 1e12 : 0) + e.failed * 1e3 + e.opsHit + e.rejected,
     title: `${describeFault(e)} at ${formatSeconds(e.t)}`,
     status:
       e.settledT !== null
-        ? `settled after ${formatSeconds(Math.max(0, e.settledT - e.t))}`
+        ? `settled after ${spanText(pauses, e.t, e.settledT)}`
         : e.supersededT !== null
-          ? `until the next fault · ${formatSeconds(Math.max(0, e.supersededT - e.t))}`
-          : `${!running ? 'open at pause' : serviceHealthy ? 'recovering' : 'ongoing'} · ${formatSeconds(Math.max(0, nowMs - e.t))}`,
+          ? `until the next fault · ${spanText(pauses, e.t, e.supersededT)}`
+          : `${!running ? 'open at pause' : serviceHealthy ? 'recovering' : 'ongoing'} · ${spanText(pauses, e.t, Math.max(e.t, nowMs))}`,
     severity: bad ? 'bad' : warn ? 'warn' : 'ok',
     facts,
   };

@@ -31,6 +31,12 @@ export interface PauseSpan {
   readonly to: number | null;
 }
 
+/** the start of the pause still open (the workload is paused since then), or null */
+export function openPauseFrom(pauses: readonly PauseSpan[]): number | null {
+  const last = pauses[pauses.length - 1];
+  return last !== undefined && last.to === null ? last.from : null;
+}
+
 /** what a pause is called on the charts: "not started" from the session's start, else "paused" */
 export const pauseLabel = (p: PauseSpan): string => (p.from === 0 ? 'not started' : 'paused');
 

@@ -6,31 +6,39 @@
 import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { selectEvidenceCards, selectHeadline, selectPoolSize } from '../store/selectors';
+import type { EvidenceCard } from '../store/serviceSelectors';
 import { useDashboard } from '../store/StoreContext';
 
 /** cards shown whole (newest first); older ones fold to one line until opened */
 export const EXPANDED_CARDS = 2;
 
-/** whether card `i` (newest first) is folded to one line: older than the newest {@link EXPANDED_CARDS}, and not opened by a click */
-export function isFolded(i: number, id: number, opened: readonly number[]): boolean {
-  return i >= EXPANDED_CARDS && !opened.includes(id);
+/**
+ * The cards shown whole: the newest, and of the older ones the {@link EXPANDED_CARDS} − 1 that hurt
+ * most (a failover that failed 7,000 operations stays open beside a later failback that hit 9);
+ * the rest fold to one line until opened by a click.
+ */
+export function unfoldedIds(cards: readonly Pick<EvidenceCard, 'id' | 'impact'>[], opened: readonly number[]): Set<number> {
+  const [newest, ...older] = cards;
+  const worst = [...older].sort((a, b) => b.impact - a.impact).slice(0, EXPANDED_CARDS - 1);
+  return new Set([...(newest ? [newest.id] : []), ...worst.map((c) => c.id), ...opened]);
 }
 
 export function EvidenceCards() {
   const [opened, setOpened] = useState<readonly number[]>([]);
-  const { snap, dismissed, workload, running, audit, dismiss } = useDashboard(
-    useShallow((s) => ({ snap: s.snapshot, dismissed: s.dismissedEvidence, workload: s.workload, running: s.running, audit: s.writeAudit, dismiss: s.dismissEvidence })),
+  const { snap, dismissed, workload, running, audit, dismiss, pauses } = useDashboard(
+    useShallow((s) => ({ snap: s.snapshot, dismissed: s.dismissedEvidence, workload: s.workload, running: s.running, audit: s.writeAudit, dismiss: s.dismissEvidence, pauses: s.pauseSpans })),
   );
   const cards = useMemo(() => {
     // the verdict the tiles and the status line show: served again, an open card is recovering
     const serviceHealthy = selectHeadline(snap, running).service.verdict === 'healthy';
-    return selectEvidenceCards(snap.evidence, dismissed, { poolSize: selectPoolSize(workload), nowMs: snap.totals.lastT, running, stalledNow: snap.stalledNow, serviceHealthy }, audit);
-  }, [snap, dismissed, workload, running, audit]);
+    return selectEvidenceCards(snap.evidence, dismissed, { poolSize: selectPoolSize(workload), nowMs: snap.totals.lastT, running, stalledNow: snap.stalledNow, serviceHealthy, pauses }, audit);
+  }, [snap, dismissed, workload, running, audit, pauses]);
+  const unfolded = useMemo(() => unfoldedIds(cards, opened), [cards, opened]);
   if (cards.length === 0) return null;
   return (
     <section className="evidence" aria-label="Fault evidence">
-      {cards.map((c, i) => {
-        const folded = isFolded(i, c.id, opened);
+      {cards.map((c) => {
+        const folded = !unfolded.has(c.id);
         const toggle = () => setOpened((o) => (o.includes(c.id) ? o.filter((x) => x !== c.id) : [...o, c.id]));
         return (
           <article key={c.id} className={`evidence-card ${c.severity}${folded ? ' folded' : ''}`} aria-label={`Evidence: ${c.title}`} data-evidence={c.id}>
@@ -38,9 +46,9 @@ export function EvidenceCards() {
               <h3>{c.title}</h3>
               {folded ? <span className="evidence-first">{c.facts[0]}</span> : null}
               <span className="evidence-status">{c.status}</span>
-              {i >= EXPANDED_CARDS ? (
+              {folded || opened.includes(c.id) ? (
                 <button type="button" className="btn small ghost" onClick={toggle} aria-expanded={!folded} title={folded ? `Show all ${c.facts.length} facts of this card` : 'Fold this card to one line'}>
-                  {folded ? `+${c.facts.length - 1} more` : 'fold'}
+                  {folded ? `+${c.facts.length - 1} fact${c.facts.length - 1 === 1 ? '' : 's'}` : 'fold'}
                 </button>
               ) : null}
               <button type="button" className="btn small ghost" onClick={() => dismiss(c.id)} aria-label={`Dismiss evidence of ${c.title}`} title="Dismiss this card">

@@ -5,11 +5,12 @@ import { keyspaceUnit } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 
 export function Guide() {
-  const { everStarted, faults, storm, stormFault, realEngine } = useDashboard(
+  const { everStarted, fixedFault, storm, stormFault, realEngine } = useDashboard(
     useShallow((s) => ({
       everStarted: s.everStarted,
       realEngine: keyspaceUnit(s.cluster) === 'hash slot',
-      faults: s.faultMarkers.filter((f) => f.action === 'failover').length,
+      // a failover the client kept within its bounds (none of its operations went past the budget)
+      fixedFault: s.snapshot.evidence.some((e) => e.action === 'failover' && e.overBudget === 0),
       storm: s.clientConfig.bugs.deadlineReplacesAttempts,
       stormFault: s.snapshot.evidence.some((e) => e.action === 'failover' && e.overBudget > 0),
     })),
@@ -17,9 +18,9 @@ export function Guide() {
   const steps: { done: boolean; text: string }[] = [
     { done: everStarted, text: 'Start' },
     {
-      done: faults > 0,
-      // with the storm's toggle already on, a failover now shows the storm, not the fixed client
-      text: storm && faults === 0 ? `Failover: the fixed client recovers (turn “${BUG_HELP.deadlineReplacesAttempts.label}” off first)` : 'Failover: the fixed client recovers',
+      // ticked by a failover the fixed client handled, not by one with the storm's toggle on
+      done: fixedFault,
+      text: storm && !fixedFault ? `Failover: the fixed client recovers (turn “${BUG_HELP.deadlineReplacesAttempts.label}” off first)` : 'Failover: the fixed client recovers',
     },
     { done: storm && stormFault, text: `“${BUG_HELP.deadlineReplacesAttempts.label}” on (left), Failover again: the storm` },
   ];

@@ -2,14 +2,8 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { selectHeadline, selectPoolSize, selectSessionState } from '../store/selectors';
-import type { PauseSpan } from '../store/snapshot';
+import { openPauseFrom } from '../store/snapshot';
 import { useDashboard } from '../store/StoreContext';
-
-/** the start of the pause still open, if any */
-function openPause(pauses: readonly PauseSpan[]): number | null {
-  const last = pauses[pauses.length - 1];
-  return last !== undefined && last.to === null ? last.from : null;
-}
 
 /** `replayCursorMs`: Replay's cursor (the line says what the run shows there); absent on Live */
 export function StatusLine({ replayCursorMs }: { readonly replayCursorMs?: number } = {}) {
@@ -24,7 +18,8 @@ export function StatusLine({ replayCursorMs }: { readonly replayCursorMs?: numbe
         evidence: snap.evidence,
         poolSize: selectPoolSize(workload),
         nowMs: snap.totals.lastT,
-        pausedAtMs: openPause(pauses),
+        pausedAtMs: openPauseFrom(pauses),
+        overBudgetInFlight: snap.overBudgetInFlight,
         ...(replayCursorMs !== undefined ? { replayCursorMs } : {}),
       }),
     [snap, running, everStarted, workload, pauses, replayCursorMs],

@@ -221,7 +221,8 @@ function Overlay({
         <g key={p.from} className="paused-span" data-from={p.from}>
           <rect x={p.x0} y={plot.top} width={Math.max(1, p.x1 - p.x0)} height={plot.bottom - plot.top} fill={CHART_THEME.paused} fillOpacity={0.16} />
           {p.x1 - p.x0 >= labelWidth(p.label) + 8 ? (
-            <text className="paused-label" x={p.x0 + 4} y={plot.top + 13} style={{ fill: CHART_THEME.paused }} fontSize={LABEL_FONT_PX} fontStyle="italic">
+            // mid-height: the top is where reference labels ("ceiling 2/s") and fault labels sit, and a pause draws zeros below
+            <text className="paused-label" x={p.x0 + 4} y={(plot.top + plot.bottom) / 2} style={{ fill: CHART_THEME.paused }} fontSize={LABEL_FONT_PX} fontStyle="italic">
               {p.label}
             </text>
           ) : null}
