@@ -49,7 +49,7 @@ describe('live session recording', () => {
     const ops = Number(await replay.getByTestId('timeline-canvas').getAttribute('data-ops'));
     expect(ops, 'operations in the replayed timeline').toBeGreaterThan(1_000);
     const identity = await replay.getByTestId('run-identity').innerText();
-    expect(identity).toMatch(new RegExp(`${input.changes.length} scheduled configuration changes?`));
+    expect(identity).toMatch(new RegExp(`${input.changes.length} scheduled changes?: `));
     // the cursor is at the end: the settings then (maxAttempts 5 from the recorded change), not the start's 3
     expect(identity).toMatch(/^5 attempts · /m);
     await d.screenshot('recording-replayed');

@@ -12,6 +12,7 @@ import { useDashboard } from '../store/StoreContext';
 import type { ReplayController } from './replayController';
 import { RunIdentityBlock } from './RunIdentityBlock';
 import { cursorVerdict, runVerdict, type VerdictLine } from './verdicts';
+import type { ConfigChange } from '../../core/sim/scenario';
 
 const MB = 1024 * 1024;
 
@@ -35,12 +36,17 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
       <div className="brand">
         <h1>Replay</h1>
         <p className="tagline">recorded once · one time cursor</p>
+        {run?.identity.source === 'live recording' ? (
+          <p className="tagline replay-rerun" data-testid="replay-rerun-note">
+            the live session's faults and changes, re-run in the deterministic engine: its figures are the engine's, not the session's
+          </p>
+        ) : null}
       </div>
       {run ? (
         <RunIdentityBlock
           // a run with a schedule shows the settings in effect at the cursor (the store follows them)
           identity={run.scenario && run.scenario.changes.length > 0 ? { ...run.identity, client: clientConfig } : run.identity}
-          {...(run.scenario ? { extra: withSchedule(selectWorkloadSummary(workload), run.scenario.changes.length) } : {})}
+          {...(run.scenario ? { extra: withSchedule(selectWorkloadSummary(workload), run.scenario.changes) } : {})}
           badges={
             <span className="verdicts" data-testid="replay-verdict">
               <Verdict label={`at the cursor (${cursorAt})`} line={atCursor} testId="replay-verdict-cursor" />
@@ -61,7 +67,11 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
   );
 }
 
-/** the workload line, plus how many scheduled configuration changes the run goes through */
-function withSchedule(workload: string, changes: number): string {
-  return changes === 0 ? workload : `${workload} · ${changes} scheduled configuration change${changes === 1 ? '' : 's'} (settings and toggles as at the cursor)`;
+/** the workload line, plus the scheduled changes the run goes through, by kind ("2 pause / resume, 1 setting or toggle") */
+export function withSchedule(workload: string, changes: readonly ConfigChange[]): string {
+  if (changes.length === 0) return workload;
+  const pauses = changes.filter((c) => c.paused !== undefined).length;
+  const settings = changes.filter((c) => c.client !== undefined || c.workload !== undefined).length;
+  const parts = [settings > 0 ? `${settings} of settings or toggles` : null, pauses > 0 ? `${pauses} pause / resume` : null].filter(Boolean);
+  return `${workload} · ${changes.length} scheduled change${changes.length === 1 ? '' : 's'}: ${parts.join(', ')}${settings > 0 ? ' (settings and toggles as at the cursor)' : ''}`;
 }
