@@ -48,6 +48,8 @@ export interface MetricDelta {
   readonly better: 'lower' | 'higher';
   /** what the figure is made of, when it is a sum */
   readonly parts?: readonly MetricPart[];
+  /** a side whose figure is null because it never got there by the run's end (`byMs`): worse than any figure */
+  readonly unreached?: { readonly a: boolean; readonly b: boolean; readonly byMs: number };
 }
 
 export type InvariantVerdict = 'ok' | 'expected' | 'violated';
@@ -160,6 +162,13 @@ export function timeToRecoverMs(s: RunSummary, faultAtMs: number | null): number
   return dipped ? null : 0;
 }
 
+/** throughput dropped below 90 % of the pre-fault mean after the fault and never came back by the run's end */
+export function neverRecovered(s: RunSummary, faultAtMs: number): boolean {
+  const { bucketMs, series } = s.throughput;
+  const before = mean(series.slice(0, Math.floor(faultAtMs / bucketMs)));
+  return before !== null && before > 0 && timeToRecoverMs(s, faultAtMs) === null;
+}
+
 const verdict = (s: RunSummary, name: string): { v: InvariantVerdict | null; n: number } => {
   const c = s.invariants.checks.find((x) => x.name === name);
   if (c === undefined) return { v: null, n: 0 };
@@ -224,7 +233,12 @@ export function compareRuns(a: RunSummary, b: RunSummary, faultWindow?: FaultWin
     metric('peakRefreshesExecutedPerSecond', 'refresh load', 'peak refreshes executed per second', '/s', 'lower', (s) => s.refresh.peakExecutedPerSecond),
     metric('peakRefreshRequestsPerSecond', 'refresh load', 'peak refresh requests per second', '/s', 'lower', (s) => s.refresh.peakRequestsPerSecond),
     metric('opsPerSecondInFaultWindow', 'recovery', 'all-segment ops/s served in the fault window', 'ops/s', 'higher', (s) => (window === null ? null : opsPerSecondIn(s, window))),
-    metric('timeToRecoverMs', 'recovery', 'time to recover 90 % of pre-fault throughput', 'ms', 'lower', (s) => timeToRecoverMs(s, firstFault)),
+    {
+      ...metric('timeToRecoverMs', 'recovery', 'time to recover 90 % of pre-fault throughput', 'ms', 'lower', (s) => timeToRecoverMs(s, firstFault)),
+      ...(firstFault !== null && (neverRecovered(a, firstFault) || neverRecovered(b, firstFault))
+        ? { unreached: { a: neverRecovered(a, firstFault), b: neverRecovered(b, firstFault), byMs: Math.max(a.durationMs, b.durationMs) } }
+        : {}),
+    },
   ];
   const names = [...new Set([...a.invariants.checks, ...b.invariants.checks].map((c) => c.name))];
   const invariants = names.map((name): InvariantComparison => {

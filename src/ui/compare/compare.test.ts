@@ -132,6 +132,16 @@ describe('delta rows and the verdict sentence', () => {
     expect(swapped?.win).toBe(expected === null ? null : expected === 'a' ? 'b' : 'a');
   });
 
+  it('a side that never recovered reads "not recovered by 16 s" and is the worse one (it read "—", uncoloured)', () => {
+    const c = compareRuns(a, b);
+    const metric = { id: 'timeToRecoverMs', group: 'recovery', label: 'time to recover 90 % of pre-fault throughput', unit: 'ms', better: 'lower' } as const;
+    const row = (m: Partial<MetricDelta>) => deltaSections({ ...c, metrics: [{ ...metric, a: 4000, b: null, delta: null, ...m }] })[0]?.rows[0];
+    expect(row({ unreached: { a: false, b: true, byMs: 16_000 } })).toMatchObject({ a: '4.00 s', b: 'not recovered by 16 s', win: 'a' });
+    expect(row({ a: null, b: 2000, unreached: { a: true, b: false, byMs: 16_000 } })).toMatchObject({ a: 'not recovered by 16 s', b: '2.00 s', win: 'b' });
+    // null for another reason (no fault, no history): a dash, no side
+    expect(row({})).toMatchObject({ b: '—', win: null });
+  });
+
   it('judges a row on the values as printed: "0.22×" vs "0.23×" is not coloured, whatever the digits behind', () => {
     const c = compareRuns(a, b);
     const metric = { id: 'refreshRequestsPerOp', group: 'amplification', label: 'map refresh requests per operation', unit: '×', better: 'lower' } as const;

@@ -52,6 +52,15 @@ function asPrinted(unit: string, v: number | null): number | null {
 
 const WINDOWED = new Set<MetricDelta['id']>(['healthyOkPerSecondInFaultWindow', 'opsPerSecondInFaultWindow']);
 
+const notReachedText = (byMs: number): string => `not recovered by ${formatNumber(byMs / 1000)} s`;
+
+/** the side that got there when the other never did (null: both or neither did) */
+function unreachedWinner(m: MetricDelta): 'a' | 'b' | null {
+  const u = m.unreached;
+  if (u === undefined || u.a === u.b) return null;
+  return u.a ? (m.b !== null ? 'b' : null) : m.a !== null ? 'a' : null;
+}
+
 export function deltaSections(c: RunComparison): DeltaSection[] {
   const w = c.faultWindow;
   const row = (m: MetricDelta): DeltaRow => ({
@@ -59,11 +68,12 @@ export function deltaSections(c: RunComparison): DeltaSection[] {
     label: m.label,
     direction: `${m.better} is better`,
     window: WINDOWED.has(m.id) && w ? `${(w.fromMs / 1000).toFixed(1)}–${(w.toMs / 1000).toFixed(1)} s` : null,
-    a: formatMetric(m.unit, m.a),
-    b: formatMetric(m.unit, m.b),
+    a: m.unreached?.a ? notReachedText(m.unreached.byMs) : formatMetric(m.unit, m.a),
+    b: m.unreached?.b ? notReachedText(m.unreached.byMs) : formatMetric(m.unit, m.b),
     delta: m.delta === null ? '—' : `${m.delta > 0 ? '+' : ''}${formatMetric(m.unit, m.delta)}`,
-    // judged on the values as printed: "0.22×" vs "0.23×" is not called better or worse, whatever the digits behind
-    win: winnerOf({ better: m.better, a: asPrinted(m.unit, m.a), b: asPrinted(m.unit, m.b) }),
+    // judged on the values as printed: "0.22×" vs "0.23×" is not called better or worse, whatever the digits behind;
+    // a side that never got there is worse than one that did
+    win: unreachedWinner(m) ?? winnerOf({ better: m.better, a: asPrinted(m.unit, m.a), b: asPrinted(m.unit, m.b) }),
     rawA: m.a,
     rawB: m.b,
     parts: (m.parts ?? []).map((p) => ({ label: p.label, a: formatMetric(m.unit, p.a), b: formatMetric(m.unit, p.b) })),
