@@ -86,10 +86,21 @@ function drawRefreshLane(p: Painter, s: Scene, spanY: Map<number, number>): void
   p.text(10, y + l.refreshH / 2, 'map refreshes', { color: T.text, size: 12, weight: 600 });
   p.text(l.labelW - 8, y + l.refreshH / 2, `${s.spans.length} in view`, { color: T.faint, size: 11, align: 'right' });
   p.clip(x0, y, w, l.refreshH, () => {
+    // every epoch change gets its diamond; a label only where it clears the next one (a churn's
+    // burst of epochs would pile "e3e4e5…" into one smear): a burst is named by the epoch it reached
     for (const e of s.epochs) {
       const x = xOf(s, e.t);
       p.polygon([[x, y + 2], [x + 4, y + 6], [x, y + 10], [x - 4, y + 6]], T.muted);
-      p.text(x + 6, y + 6, `e${e.epoch}`, { color: T.faint, size: 10 });
+    }
+    // labels after every diamond (a later diamond must not cross an earlier label), the last of a burst kept
+    let labelStart = Infinity;
+    for (let i = s.epochs.length - 1; i >= 0; i--) {
+      const e = s.epochs[i] as Scene['epochs'][number];
+      const x = xOf(s, e.t);
+      const text = `e${e.epoch}`;
+      if (x + 6 + text.length * 6 + 4 > labelStart) continue;
+      p.text(x + 6, y + 6, text, { color: T.faint, size: 10, halo: T.halo });
+      labelStart = x + 6;
     }
     for (const sp of s.spans) {
       const xa = xOf(s, sp.t0);
@@ -176,7 +187,11 @@ function drawCursor(p: Painter, s: Scene): void {
   p.polygon([[x - 5, 0], [x + 5, 0], [x, 6]], T.cursor);
   const label = `${(s.cursorMs / 1000).toFixed(s.viewport.t1 - s.viewport.t0 < 200 ? 4 : 2)} s`;
   const right = x + 70 < x0 + w;
-  p.text(right ? x + 7 : x - 7, l.axisH + l.faultH / 2, label, { color: T.cursor, size: 11, weight: 700, align: right ? 'left' : 'right', halo: T.halo });
+  // in the axis row, on its own background (over a tick label if need be): the fault lane below is the faults' labels'
+  const y = l.axisH - 12;
+  const wText = label.length * 7 + 6;
+  p.rect(right ? x + 3 : x - 3 - wText, y - 8, wText, 16, T.bg);
+  p.text(right ? x + 6 : x - 6, y, label, { color: T.cursor, size: 11, weight: 700, align: right ? 'left' : 'right', baseline: 'middle' });
 }
 
 function drawScrollbar(p: Painter, s: Scene): void {
