@@ -72,7 +72,7 @@ export function SideCard({ id, side, summary }: { id: 'a' | 'b'; side: Compariso
               {formatNumber(svc?.notServed ?? null)}
               <small>
                 {' '}
-                · {formatNumber(svc?.failed ?? null)} failed · {formatNumber(svc?.timedOut ?? null)} timed out · {formatNumber(svc?.rejected ?? null)} rejected
+                · {formatNumber(svc?.failed ?? null)} failed · {formatNumber(svc?.timedOut ?? null)} timed out · {formatNumber(svc?.rejected ?? null)} turned away (pool full)
               </small>
             </dd>
           </div>
