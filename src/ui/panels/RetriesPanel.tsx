@@ -66,7 +66,7 @@ export function RetriesPanel() {
           <BarList items={perOp} unit="ops" layout="columns" label="Attempts per operation" />
           {overBudget > 0 ? (
             <p className="panel-foot over-budget">
-              {formatCount(overBudget)} ops went past the budget in this window — counted at the attempt that broke it, so operations still retrying count too
+              {formatCount(overBudget)} ops went past the budget {caption === 'up to the cursor' ? 'up to the cursor' : `in this window (${caption.split(' · ')[0]})`} — counted at the attempt that broke it, so operations still retrying count too
               {stillOver > 0 ? `; ${formatCount(stillOver)} still in flight now (hatched: they enter the bins when they end)` : ''}.
             </p>
           ) : null}
