@@ -7,7 +7,8 @@
 import { expect } from 'vitest';
 import type { ClientConfig } from '../../src/core/client/config';
 import type { WorkloadConfig } from '../../src/core/sim/workloadConfig';
-import { headlineKpis, type Kpi } from '../../src/ui/KpiStrip';
+import type { FaultEvidence } from '../../src/core/telemetry/faultEvidence';
+import { headlineKpis, preFaultRate, type Kpi } from '../../src/ui/KpiStrip';
 import { BUCKET_MS, METRICS, METRIC_WIDTH, type Metric } from '../../src/ui/store/layout';
 import { selectDebounceCeiling, selectHeadline, selectPoolSize } from '../../src/ui/store/selectors';
 import type { TelemetrySnapshot } from '../../src/ui/store/snapshot';
@@ -34,6 +35,8 @@ interface Instant {
   readonly version: number;
   readonly parkedNow: TelemetrySnapshot['parkedNow'];
   readonly stalledNow: number;
+  /** the fault records, for the served-rate tile against the open one's rate before it */
+  readonly evidence: FaultEvidence[];
   readonly firstBucket: number;
   readonly length: number;
   readonly cols: Record<string, number[]>;
@@ -53,7 +56,7 @@ async function readInstant(d: DashboardPage): Promise<Instant> {
       const lab = (window as unknown as { __zarisLab: { store: { getState(): Record<string, unknown> } } }).__zarisLab;
       const s = lab.store.getState() as {
         running: boolean; everStarted: boolean; clientConfig: unknown; workload: unknown;
-        snapshot: { version: number; parkedNow: unknown; stalledNow: number; window: { firstBucket: number; length: number; cols: Record<string, Float64Array> } };
+        snapshot: { version: number; parkedNow: unknown; stalledNow: number; evidence: FaultEvidence[]; window: { firstBucket: number; length: number; cols: Record<string, Float64Array> } };
       };
       const w = s.snapshot.window;
       const from = Math.max(0, w.length - tail);
@@ -63,7 +66,7 @@ async function readInstant(d: DashboardPage): Promise<Instant> {
       const gauge = document.querySelector('.gauge-now');
       return {
         running: s.running, everStarted: s.everStarted, clientConfig: s.clientConfig, workload: s.workload,
-        version: s.snapshot.version, parkedNow: s.snapshot.parkedNow, stalledNow: s.snapshot.stalledNow,
+        version: s.snapshot.version, parkedNow: s.snapshot.parkedNow, stalledNow: s.snapshot.stalledNow, evidence: s.snapshot.evidence,
         firstBucket: w.firstBucket + from, length: w.length - from, cols,
         dom: {
           version: Number(el?.getAttribute('data-version') ?? -1),
@@ -89,7 +92,7 @@ export function expectedTiles(i: Instant): Kpi[] {
   for (const m of METRICS) cols[m] = i.cols[m] !== undefined ? Float64Array.from(i.cols[m] as number[]) : new Float64Array(i.length * METRIC_WIDTH[m]);
   const snap: TelemetrySnapshot = {
     version: i.version, bucketMs: BUCKET_MS, window: { firstBucket: i.firstBucket, length: i.length, cols }, session: null,
-    parkedNow: i.parkedNow, stalledNow: i.stalledNow, overBudgetInFlight: 0, evidence: [], events: [], invariants: null, affectedSegments: [],
+    parkedNow: i.parkedNow, stalledNow: i.stalledNow, overBudgetInFlight: 0, evidence: i.evidence, events: [], invariants: null, affectedSegments: [],
     totals: { events: 0, opsEnded: 0, opsOk: 0, opsFailed: 0, attempts: 0, retries: 0, refreshRequested: 0, refreshExecuted: 0, maxAttemptsPerOp: 0, overBudgetOps: 0, rejected: 0, lastT: 0 },
   };
   const c = i.clientConfig;
@@ -99,6 +102,7 @@ export function expectedTiles(i: Instant): Kpi[] {
     poolSize: selectPoolSize(i.workload),
     closedLoopUsers: i.workload.concurrency,
     stopped: i.everStarted ? 'paused' : 'not started',
+    preFaultPerSec: preFaultRate(i.evidence),
   }).filter((k) => !NOT_COMPARED.has(k.label));
 }
 

@@ -8,6 +8,7 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { STALL_THRESHOLD_MS } from '../core/domain/service';
+import { STARVED_SHARE, type FaultEvidence } from '../core/telemetry/faultEvidence';
 import { formatNumber } from './panels/chart/format';
 import { formatCount, formatLatency, formatSeconds } from './store/numberFormat';
 import { HEADLINE_WINDOW_LABEL, selectDebounceCeiling, selectHeadline, selectPoolSize, selectStaleCount, type Headline } from './store/selectors';
@@ -31,6 +32,22 @@ export function tilePercent(share: number | null): string {
   return `${whole} %`;
 }
 
+/**
+ * The served rate; under half of the open fault's rate before it, the caption says how far it fell
+ * (the served share beside it is of demand, and closed-loop users waiting on their attempts ask for less).
+ */
+function servedRateTile(h: Headline, win: string, preFaultPerSec: number | null): Kpi {
+  const tile: Kpi = { label: 'ops / s served', value: formatNumber(h.servedPerSec), caption: `real answers · ${win}` };
+  if (!h.running || preFaultPerSec === null || !(preFaultPerSec > 0) || !(h.servedPerSec < STARVED_SHARE * preFaultPerSec)) return tile;
+  return { ...tile, caption: `${tile.caption} · ${tilePercent(h.servedPerSec / preFaultPerSec)} of ${formatNumber(preFaultPerSec)} before the fault`, tone: 'bad' };
+}
+
+/** the open fault's served ops/s before it (the last record, while it is open), or null */
+export function preFaultRate(evidence: readonly FaultEvidence[]): number | null {
+  const last = evidence[evidence.length - 1];
+  return last !== undefined && last.settledT === null && last.supersededT === null ? last.servedBaselinePerSec : null;
+}
+
 /** the tiles for a headline (pure: the e2e tests compare the DOM with it) */
 export function headlineKpis(
   h: Headline,
@@ -44,6 +61,8 @@ export function headlineKpis(
     readonly stopped?: 'paused' | 'not started';
     /** the real engine: hash slots per drawn cell (its keyspace is 16,384 slots drawn as cells; staleness is counted per cell) */
     readonly slotsPerCell?: number;
+    /** the open fault's served ops/s before it (null: no open fault, or no baseline) */
+    readonly preFaultPerSec?: number | null;
   },
 ): Kpi[] {
   const win = h.running ? HEADLINE_WINDOW_LABEL : (extra.stopped ?? 'paused');
@@ -57,7 +76,7 @@ export function headlineKpis(
       caption: h.running ? `of demand · stalled count as not served · ${win}` : `${win} · nothing asked`,
       ...(tone !== undefined ? { tone } : {}),
     },
-    { label: 'ops / s served', value: rate(h.servedPerSec), caption: `real answers · ${win}` },
+    servedRateTile(h, win, extra.preFaultPerSec ?? null),
     {
       label: 'not served / s',
       value: rate(h.failedPerSec + h.rejectedPerSec),
@@ -114,6 +133,7 @@ export function kpisOf(s: KpiSource, headline: Headline = selectHeadline(s.snaps
     poolSize: selectPoolSize(s.workload),
     closedLoopUsers: s.workload.concurrency,
     stopped,
+    preFaultPerSec: preFaultRate(s.snapshot.evidence),
     ...(slots !== undefined && cells > 0 ? { slotsPerCell: slots / cells } : {}),
   });
 }

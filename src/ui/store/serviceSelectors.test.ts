@@ -147,6 +147,15 @@ describe('what you are seeing', () => {
     expect(afterFault.text).toContain('no operation ended, stalled or was turned away (last 1 s)');
   });
 
+  it('the served-rate tile says how far it fell below the open fault\'s rate before it', () => {
+    const waiting = headline({ servedPerSec: 824, stalled: 64, service: { verdict: 'degraded', share: 0.928 } });
+    const tile = (pre: number | null, h = waiting) => headlineKpis(h, { ceiling: 2, stale: 0, poolSize: 64, preFaultPerSec: pre }).find((k) => k.label === 'ops / s served');
+    expect(tile(17_000)).toEqual({ label: 'ops / s served', value: '824', caption: 'real answers · last 1 s · 4.8 % of 17k before the fault', tone: 'bad' });
+    expect(tile(null)).toEqual({ label: 'ops / s served', value: '824', caption: 'real answers · last 1 s' });
+    expect(tile(1_200)?.caption).toBe('real answers · last 1 s');
+    expect(tile(17_000, headline({ running: false, servedPerSec: 0 }))?.caption).toBe('real answers · paused');
+  });
+
   it('names a collapse of throughput that the demand share hides (closed-loop users wait, so little demand is met in full)', () => {
     // lost acks: 64 users wait out 1 s attempt timeouts; what few ask is served
     const waiting = headline({ servedPerSec: 824, stalled: 64, service: { verdict: 'degraded', share: 0.928 } });
