@@ -96,7 +96,7 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     console.log(`[figure] compare failover: ${(await status.innerText()).trim()}`);
     // rows: service first, then amplification and refresh load
     const groups = await v.locator('table[data-testid=compare-metrics] tr.group-row th').allInnerTexts();
-    expect(groups.map((g) => g.trim().toLowerCase())).toEqual(['service', 'amplification', 'refresh load', 'recovery']);
+    expect(groups.map((g) => g.trim().toLowerCase())).toEqual(['service', 'writes', 'amplification', 'refresh load', 'recovery']);
     const ids = await v.locator('table[data-testid=compare-metrics] tr[data-testid^=compare-metric-]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-testid')?.replace('compare-metric-', '')));
     expect(ids.slice(0, 5)).toEqual(['servedOps', 'notServedOps', 'healthyOkPerSecondInFaultWindow', 'zeroHealthySeconds', 'p99LatencyMs']);
     expect(ids).toContain('attemptsPerOp');

@@ -21,11 +21,14 @@ export type MetricId =
   | 'peakRefreshesExecutedPerSecond'
   | 'peakRefreshRequestsPerSecond'
   | 'opsPerSecondInFaultWindow'
-  | 'timeToRecoverMs';
+  | 'timeToRecoverMs'
+  | 'ambiguousWrites'
+  | 'duplicateApplies'
+  | 'casIncrementedAgain';
 
-/** the table's sections, in order: what users got first */
-export type MetricGroup = 'service' | 'amplification' | 'refresh load' | 'recovery';
-export const METRIC_GROUPS: readonly MetricGroup[] = ['service', 'amplification', 'refresh load', 'recovery'];
+/** the table's sections, in order: what users got first, then whether their writes are what they were told */
+export type MetricGroup = 'service' | 'writes' | 'amplification' | 'refresh load' | 'recovery';
+export const METRIC_GROUPS: readonly MetricGroup[] = ['service', 'writes', 'amplification', 'refresh load', 'recovery'];
 
 /** one part of a metric (e.g. not served = failed + timed out + rejected) */
 export interface MetricPart {
@@ -215,6 +218,7 @@ export function compareRuns(a: RunSummary, b: RunSummary, faultWindow?: FaultWin
   };
   const svc = (s: RunSummary): ServiceTally => (s === a ? svcA : svcB);
   const perOp = (s: RunSummary, n: number): number | null => (s.ops.total === 0 ? null : round3(n / s.ops.total));
+  const perKiloWrites = (s: RunSummary, n: number): number | null => (s.writes.ambiguous.audited === 0 ? null : round3((1000 * n) / s.writes.ambiguous.audited));
   const part = (label: string, f: (t: ServiceTally) => number): MetricPart => ({ label, a: f(svcA), b: f(svcB) });
   const metrics: MetricDelta[] = [
     metric('servedOps', 'service', 'operations served (ok or a real answer)', 'ops', 'higher', (s) => svc(s).served),
@@ -226,6 +230,11 @@ export function compareRuns(a: RunSummary, b: RunSummary, faultWindow?: FaultWin
     metric('healthyOkPerSecondInFaultWindow', 'service', 'healthy-segment ops/s served in the fault window', 'ops/s', 'higher', (s) => (window === null ? null : healthyOpsPerSecondIn(s, window))),
     metric('zeroHealthySeconds', 'service', 'seconds with zero healthy-segment throughput', 's', 'lower', zeroHealthySeconds),
     metric('p99LatencyMs', 'service', 'p99 latency of ended operations', 'ms', 'lower', (s) => (s.ops.total === 0 ? null : s.latencyMs.p99)),
+    // a side can serve more by retrying what it should not: these say what its writes did (the ambiguous-write audit),
+    // per 1,000 writes that ended (a side that wrote less would read better by its count alone)
+    metric('ambiguousWrites', 'writes', 'writes applied, but the caller could not know (ambiguous), per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.ambiguous.total)),
+    metric('duplicateApplies', 'writes', 'extra applies of writes applied more than once, per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.duplicateApplies)),
+    metric('casIncrementedAgain', 'writes', 'CAS increments applied again (a counter counted twice), per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.ambiguous.casIncrementedAgain)),
     metric('attemptsPerOp', 'amplification', 'attempts per operation', '×', 'lower', (s) => perOp(s, s.attempts.total)),
     metric('refreshRequestsPerOp', 'amplification', 'map refresh requests per operation', '×', 'lower', (s) => perOp(s, s.refresh.requested)),
     metric('maxAttemptsPerOp', 'amplification', 'max attempts of one operation', 'attempts', 'lower', (s) => s.attempts.maxPerOp),

@@ -119,7 +119,7 @@ describe('delta rows and the verdict sentence', () => {
 
   it('prints service first, the direction on every row and the split of not served', () => {
     const sections = deltaSections(compareRuns(a, b));
-    expect(sections.map((s) => s.group)).toEqual(['service', 'amplification', 'refresh load', 'recovery']);
+    expect(sections.map((s) => s.group)).toEqual(['service', 'writes', 'amplification', 'refresh load', 'recovery']);
     const rows = sections.flatMap((s) => s.rows);
     for (const r of rows) expect(r.direction).toMatch(/^(higher|lower) is better$/);
     const ns = rows.find((r) => r.id === 'notServedOps');
@@ -130,6 +130,15 @@ describe('delta rows and the verdict sentence', () => {
     expect(served?.win).toBe(expected);
     const swapped = deltaSections(compareRuns(b, a)).flatMap((s) => s.rows).find((r) => r.id === 'servedOps');
     expect(swapped?.win).toBe(expected === null ? null : expected === 'a' ? 'b' : 'a');
+  });
+
+  it('the writes rows count per 1,000 writes that ended: a side that wrote less does not read better by its count', () => {
+    const withWrites = (s: typeof a, audited: number, total: number, dup: number) => ({ ...s, writes: { ...s.writes, duplicateApplies: dup, ambiguous: { ...s.writes.ambiguous, audited, total } } });
+    // A: 20 ambiguous of 10,000 writes; B: 5 of only 100 (fewer, but 25× as often)
+    const rows = deltaSections(compareRuns(withWrites(a, 10_000, 20, 10), withWrites(b, 100, 5, 3))).find((x) => x.group === 'writes')?.rows ?? [];
+    expect(rows.map((r) => r.id)).toEqual(['ambiguousWrites', 'duplicateApplies', 'casIncrementedAgain']);
+    expect(rows[0]).toMatchObject({ a: '2', b: '50', win: 'a' });
+    expect(rows[1]).toMatchObject({ a: '1', b: '30', win: 'a' });
   });
 
   it('a side that never recovered reads "not recovered by 16 s" and is the worse one (it read "—", uncoloured)', () => {
