@@ -46,29 +46,20 @@ export function createSessionActions(controls: PlaygroundControls, store: Dashbo
     }
   };
 
+  /** Start or Pause; the store notes the session's own time of it (where it keeps one) for the charts' pause spans */
+  const setWorkloadRunning = async (running: boolean): Promise<void> => {
+    let t: number | void = undefined;
+    const done = await call(running ? 'start' : 'pause', async () => {
+      t = await (running ? controls.start() : controls.pause());
+    });
+    if (!done) return;
+    s().setRunning(running);
+    s().noteWorkload(running, typeof t === 'number' ? t : undefined);
+  };
+
   const actions: SessionActions = {
-    start: async () => {
-      let t: number | void = undefined;
-      if (
-        await call('start', async () => {
-          t = await controls.start();
-        })
-      ) {
-        s().setRunning(true);
-        s().noteWorkload(true, typeof t === 'number' ? t : undefined);
-      }
-    },
-    pause: async () => {
-      let t: number | void = undefined;
-      if (
-        await call('pause', async () => {
-          t = await controls.pause();
-        })
-      ) {
-        s().setRunning(false);
-        s().noteWorkload(false, typeof t === 'number' ? t : undefined);
-      }
-    },
+    start: () => setWorkloadRunning(true),
+    pause: () => setWorkloadRunning(false),
     applyClient: async (values) => {
       const r = parseClientForm(values, s().clientConfig);
       if (!r.ok) {
