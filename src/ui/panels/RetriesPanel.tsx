@@ -55,7 +55,7 @@ export function RetriesPanel() {
       title="Retries"
       units={caption}
       hint="Retries per second; attempts per operation against the budget; backoff sleeps by the status that caused them (Migrating sleeps ×8); why operations ended."
-      legend={[RETRIES[0] as TimeSeries, { label: `within budget (≤ ${budget})`, color: WITHIN }, { label: 'over budget', color: OVER }]}
+      legend={[RETRIES[0] as TimeSeries, { label: `attempts bins: within budget (≤ ${budget})`, color: WITHIN }, { label: 'over budget', color: OVER }]}
       empty={empty}
     >
       <div className="split-2">
