@@ -26,7 +26,8 @@ import { compareRequest } from './compareRequest';
 import type { CompareState } from './compareRunner';
 import { pageCompareRunner } from './compareStart';
 import { DeltaTable, InvariantTable } from './CompareTables';
-import { verdictSentence } from './deltaRows';
+import { sameRuns, sameRunsNote, verdictSentence } from './deltaRows';
+import { BUG_HELP } from '../controls/BugToggles';
 import { pairOf } from './pairs';
 import { PairPicker } from './PairPicker';
 import { SideCard } from './SideCard';
@@ -212,6 +213,11 @@ export default function CompareView({ app }: { app: AppStore }) {
             <p className={`compare-verdict better-${st.comparison.verdict.better ?? 'none'}`} data-testid="compare-verdict" data-better={st.comparison.verdict.better ?? ''}>
               {verdictSentence(st.comparison.verdict, labelA, labelB)}
             </p>
+            {st.a && st.b && st.pair && sameRuns(st.a.summary, st.b.summary) ? (
+              <p className="compare-note" data-testid="compare-same-runs">
+                {sameRunsNote(BUG_HELP[st.pair.toggle].label)}
+              </p>
+            ) : null}
             <div className="tables-grid">
               <DeltaTable comparison={st.comparison} labelA={labelA} labelB={labelB} />
               <InvariantTable comparison={st.comparison} />

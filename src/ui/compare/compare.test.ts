@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareRuns, serviceVerdict, winnerOf, type MetricDelta } from '../../core/replay/compare';
 import { serviceTally } from '../../core/domain/service';
-import { deltaSections, verdictSentence } from './deltaRows';
+import { deltaSections, sameRuns, sameRunsNote, verdictSentence } from './deltaRows';
 import { findPreset } from '../../core/sim/presets';
 import { runScenario } from '../../core/sim/runScenario';
 import { loadScenario, type Scenario } from '../../core/sim/scenario';
@@ -139,6 +139,12 @@ describe('delta rows and the verdict sentence', () => {
     expect(rows.map((r) => r.id)).toEqual(['ambiguousWrites', 'duplicateApplies', 'casIncrementedAgain']);
     expect(rows[0]).toMatchObject({ a: '2', b: '50', win: 'a' });
     expect(rows[1]).toMatchObject({ a: '1', b: '30', win: 'a' });
+  });
+
+  it('says when a pair compares a run with itself (its toggle engaged by nothing in the scenario)', () => {
+    expect(sameRuns(a, b)).toBe(false);
+    expect(sameRuns(a, { ...a, client: { ...a.client, bugs: { ...a.client.bugs, unclampedBackoff: true } } })).toBe(true);
+    expect(sameRunsNote('Unclamped backoff')).toBe('The two runs are identical, operation for operation: nothing in this scenario engages “Unclamped backoff”. Pick another pair, or a scenario with a fault it acts on.');
   });
 
   it('a side that never recovered reads "not recovered by 16 s" and is the worse one (it read "—", uncoloured)', () => {

@@ -5,6 +5,7 @@
  */
 import { MATERIAL_DIFFERENCE, METRIC_GROUPS, winnerOf, type MetricDelta, type MetricGroup, type RunComparison, type ServiceVerdict } from '../../core/replay/compare';
 import { formatNumber } from '../panels/chart/format';
+import type { RunSummary } from '../../core/sim/runScenario';
 
 export type Win = 'a' | 'b' | null;
 
@@ -96,4 +97,18 @@ export function verdictSentence(v: ServiceVerdict, labelA: string, labelB: strin
   const notServed =
     v.fewerNotServed > 0 ? `${exact(v.fewerNotServed)} fewer not served` : v.fewerNotServed < 0 ? `though ${exact(-v.fewerNotServed)} more not served` : 'as many not served';
   return `${wl} served users better than ${ll}: ${served}, ${notServed} — ${exact(w.served)} vs ${exact(l.served)} served, ${exact(w.notServed)} vs ${exact(l.notServed)} not served.`;
+}
+
+/**
+ * The two runs did the same thing, operation for operation: their summaries agree but for the
+ * client configuration that names the sides. A pair whose toggle nothing in the scenario engages
+ * (a storm toggle with no fault that fails an attempt) compares a run with itself.
+ */
+export function sameRuns(a: RunSummary, b: RunSummary): boolean {
+  return JSON.stringify({ ...a, client: null }) === JSON.stringify({ ...b, client: null });
+}
+
+/** what a pair of identical runs says under the verdict */
+export function sameRunsNote(toggleLabel: string): string {
+  return `The two runs are identical, operation for operation: nothing in this scenario engages “${toggleLabel}”. Pick another pair, or a scenario with a fault it acts on.`;
 }
