@@ -78,6 +78,10 @@ tr.part th, tr.part td { color: #94a3b8; font-size: 12px; font-weight: 400; }
 tr.part th { padding-left: 24px; }
 th small { display: block; color: #64748b; font-weight: 400; }
 .badge { padding: 1px 7px; border-radius: 999px; font-size: 12px; }
+p.story { padding: 8px 12px; border-radius: 8px; background: #111a2e; max-width: 1100px; }
+.card { max-width: 1100px; margin: 8px 0; padding: 6px 12px; border-radius: 8px; background: #111a2e; border-left: 4px solid #e7a33e; }
+.card h3 { font-size: 14px; margin: 2px 0; } .card h3 small { color: #94a3b8; font-weight: 400; margin-left: 8px; }
+.card ul { margin: 4px 0; padding-left: 18px; }
 .ok { background: #14532d; color: #bbf7d0; } .expected { background: #713f12; color: #fde68a; } .bad { background: #7f1d1d; color: #fecaca; }
 figure { margin: 16px 0 24px; }
 figure svg { max-width: 100%; height: auto; display: block; }
@@ -236,10 +240,22 @@ export interface ReplayReportInput extends ReportRun {
   readonly invariants: readonly ReplayInvariantRow[];
   /** the headline figures at the cursor, as label / value */
   readonly figures: readonly (readonly [string, string])[];
+  /** the status line at the cursor, as the page shows it */
+  readonly story: { readonly label: string; readonly text: string };
+  /** the fault cards at the cursor, newest first */
+  readonly cards: readonly { readonly title: string; readonly status: string; readonly facts: readonly string[] }[];
   readonly charts: readonly ReportChart[];
 }
 
 const TONE_BORDER: Readonly<Record<ReportVerdict['tone'], string>> = { muted: '#94a3b8', ok: '#4ade80', expected: '#e7a33e', bad: '#ee6677' };
+
+/** what the run shows at the cursor: the status line and the fault cards, in the page's words */
+function storySection(r: ReplayReportInput, at: string): string {
+  const cards = r.cards
+    .map((c) => `<div class="card"><h3>${esc(c.title)} <small>${esc(c.status)}</small></h3><ul>${c.facts.map((f) => `<li>${esc(f)}</li>`).join('')}</ul></div>`)
+    .join('');
+  return `<section id="story"><h2>What the run shows at the cursor (${esc(at)})</h2><p class="story"><b>${esc(r.story.label)}</b> ${esc(r.story.text)}</p>${cards}</section>`;
+}
 
 /** the one-run report (Replay) as one HTML document */
 export function replayReportHtml(r: ReplayReportInput): string {
@@ -251,6 +267,7 @@ export function replayReportHtml(r: ReplayReportInput): string {
       { label: `at the cursor (${at}):`, text: r.atCursor.label, border: TONE_BORDER[r.atCursor.tone], data: { verdict: 'cursor', tone: r.atCursor.tone } },
       { label: 'whole run:', text: r.wholeRun.label, border: TONE_BORDER[r.wholeRun.tone], data: { verdict: 'run', tone: r.wholeRun.tone } },
     ]),
+    storySection(r, at),
     ...(figures === '' ? [] : [`<section id="figures"><h2>Figures at the cursor (${esc(at)})</h2><table><tbody>${figures}</tbody></table></section>`]),
     invariantsSection(
       [{ label: `at the cursor (${at})` }, { label: 'whole run' }],

@@ -8,6 +8,7 @@ import { svgDocument } from '../export/svgDoc';
 import { createDashboardStore } from '../store/dashboardStore';
 import { scenarioIdentity, type ReplayUiState } from './replayController';
 import { invariantsBothWays, replayReportInput } from './replayReport';
+import { steadyOps } from '../store/testEvents';
 
 const tallies = (over: Partial<Record<TallyName, number>> = {}) =>
   Object.fromEntries(TALLIES.map((k) => [k, { count: over[k] ?? 0, examples: over[k] ? [1] : [] }])) as unknown as Record<TallyName, TallyView>;
@@ -51,6 +52,19 @@ describe('the Replay review report', () => {
     for (const i of wholeRun.checks) expect(html).toContain(`<th>${i.name}</th>`);
     expect(html).toContain('<svg xmlns="http://www.w3.org/2000/svg"');
     expect(html).toContain('view=replay&amp;preset=failover</code>');
+  });
+
+  it("says what the run shows at the cursor in the page's words: the status line and the fault cards", () => {
+    const st = createDashboardStore();
+    st.getState().ingestEvents([{ t: 0, type: 'topology', epoch: 1, change: 'initial', node: 0, segments: [0, 1] }, ...steadyOps(150, 0, 10, 1, 0), { t: 1_200, type: 'fault', action: 'failover', node: 1, segments: [1] }]);
+    st.getState().setRunning(true);
+    st.getState().publish();
+    const r = replayReportInput(ui, st.getState(), [], null);
+    expect(r.story.text).toMatch(/^At 1\.5 s: /);
+    expect(r.cards.map((c) => c.title)).toEqual(['failover (crash) of node 1 at 1.2 s']);
+    const html = replayReportHtml(r);
+    expect(html).toContain('<h2>What the run shows at the cursor (1.50 s)</h2>');
+    expect(html).toContain('<h3>failover (crash) of node 1 at 1.2 s <small>');
   });
 
   it('an invariant checked only over the whole run reads "not checked" at the cursor', () => {

@@ -16,6 +16,7 @@ import { selectInvariantRows } from '../store/logSelectors';
 import { selectWorkloadSummary } from '../store/selectors';
 import type { ReplayUiState } from './replayController';
 import { cursorVerdict, runVerdict } from './verdicts';
+import { evidenceCardsOf, sessionLineOf } from '../store/serviceSelectors';
 
 /** each invariant at the cursor and over the whole run (either may be missing: not checked there yet) */
 export function invariantsBothWays(atCursor: InvariantReport | null, wholeRun: InvariantReport | null): ReplayInvariantRow[] {
@@ -52,6 +53,8 @@ export function replayReportInput(ui: ReplayUiState, store: DashboardState, char
     wholeRun: runVerdict(wholeRun),
     invariants: invariantsBothWays(store.snapshot.invariants, wholeRun),
     figures: kpisOf(store).map((k) => [k.label, `${k.value} · ${k.caption}`] as const),
+    story: (({ label, text }) => ({ label, text }))(sessionLineOf(store, cursorMs)),
+    cards: evidenceCardsOf(store).map((c) => ({ title: c.title, status: c.status, facts: c.facts })),
     charts,
   };
 }

@@ -10,7 +10,8 @@ import { STARVED_SHARE, type FaultEvidence } from '../../core/telemetry/faultEvi
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import { AMBIGUOUS_CASES, type AmbiguousCase, type AmbiguousWrite, type WriteAuditReport } from '../../core/sim/applyTracker';
 import { formatCount, formatLatency, formatRate, formatSeconds } from './numberFormat';
-import { HEADLINE_WINDOW_LABEL, type Headline } from './summarySelectors';
+import { HEADLINE_WINDOW_LABEL, selectHeadline, type Headline } from './summarySelectors';
+import type { DashboardState } from './storeTypes';
 import { openPauseFrom, type PauseSpan } from './snapshot';
 
 export const SESSION_STATES = ['idle', 'starting', 'healthy', 'fault', 'recovering', 'storm', 'paused'] as const;
@@ -334,4 +335,35 @@ export function selectEvidenceCards(evidence: readonly FaultEvidence[], dismisse
     .filter((e) => !gone.has(e.id))
     .map((e) => selectEvidenceCard(e, ctx, audit === null ? null : ambiguousDuring(audit, e.t, nextFaultAfter(e.t))))
     .reverse();
+}
+
+/** what the status line and the fault cards read from a dashboard store */
+export type StoryState = Pick<DashboardState, 'snapshot' | 'running' | 'everStarted' | 'workload' | 'pauseSpans' | 'dismissedEvidence' | 'writeAudit'>;
+
+/** the status line of a store's state (Live; Replay at `replayCursorMs`) — the page and the Replay report read the same */
+export function sessionLineOf(s: StoryState, replayCursorMs?: number): SessionStateLine {
+  const snap = s.snapshot;
+  return selectSessionState({
+    headline: selectHeadline(snap, s.running),
+    started: s.everStarted,
+    evidence: snap.evidence,
+    poolSize: selectPoolSize(s.workload),
+    nowMs: snap.totals.lastT,
+    pausedAtMs: openPauseFrom(s.pauseSpans),
+    overBudgetInFlight: snap.overBudgetInFlight,
+    ...(replayCursorMs !== undefined ? { replayCursorMs } : {}),
+  });
+}
+
+/** the fault cards of a store's state, newest first (the page and the Replay report read the same) */
+export function evidenceCardsOf(s: StoryState): EvidenceCard[] {
+  const snap = s.snapshot;
+  // the verdict the tiles and the status line show: served again, an open card is recovering
+  const serviceHealthy = selectHeadline(snap, s.running).service.verdict === 'healthy';
+  return selectEvidenceCards(
+    snap.evidence,
+    s.dismissedEvidence,
+    { poolSize: selectPoolSize(s.workload), nowMs: snap.totals.lastT, running: s.running, stalledNow: snap.stalledNow, serviceHealthy, pauses: s.pauseSpans },
+    s.writeAudit,
+  );
 }

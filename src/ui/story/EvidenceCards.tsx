@@ -1,15 +1,14 @@
 /**
  * One card per fault: what it did, counted from the event stream; stays until dismissed. The
- * newest {@link EXPANDED_CARDS} are open; older ones fold to one line (title, status, the worst
- * fact) so a session of many faults does not push the charts below the fold; a click opens one.
+ * newest and the one that hurt most are open; the others fold to one line (title, status, the
+ * worst fact) so a session of many faults does not push the charts below the fold; a click opens one.
  */
 import { useMemo, useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
-import { selectEvidenceCards, selectHeadline, selectPoolSize } from '../store/selectors';
-import type { EvidenceCard } from '../store/serviceSelectors';
+import { evidenceCardsOf, type EvidenceCard } from '../store/serviceSelectors';
 import { useDashboard } from '../store/StoreContext';
+import { useStoryState } from './useStoryState';
 
-/** cards shown whole (newest first); older ones fold to one line until opened */
+/** cards shown whole: the newest, and the ones that hurt most among the others */
 export const EXPANDED_CARDS = 2;
 
 /**
@@ -25,14 +24,9 @@ export function unfoldedIds(cards: readonly Pick<EvidenceCard, 'id' | 'impact'>[
 
 export function EvidenceCards() {
   const [opened, setOpened] = useState<readonly number[]>([]);
-  const { snap, dismissed, workload, running, audit, dismiss, pauses } = useDashboard(
-    useShallow((s) => ({ snap: s.snapshot, dismissed: s.dismissedEvidence, workload: s.workload, running: s.running, audit: s.writeAudit, dismiss: s.dismissEvidence, pauses: s.pauseSpans })),
-  );
-  const cards = useMemo(() => {
-    // the verdict the tiles and the status line show: served again, an open card is recovering
-    const serviceHealthy = selectHeadline(snap, running).service.verdict === 'healthy';
-    return selectEvidenceCards(snap.evidence, dismissed, { poolSize: selectPoolSize(workload), nowMs: snap.totals.lastT, running, stalledNow: snap.stalledNow, serviceHealthy, pauses }, audit);
-  }, [snap, dismissed, workload, running, audit, pauses]);
+  const st = useStoryState();
+  const dismiss = useDashboard((s) => s.dismissEvidence);
+  const cards = useMemo(() => evidenceCardsOf(st), [st]);
   const unfolded = useMemo(() => unfoldedIds(cards, opened), [cards, opened]);
   if (cards.length === 0) return null;
   return (
