@@ -53,12 +53,12 @@ function freshFoldWithPauses(s: Scenario, events: readonly ZarisEvent[], t: numb
     while (ci < changes.length && (changes[ci] as PauseChange).atMs <= e.t) {
       agg.ingestEvents(events.slice(from, i));
       from = i;
-      agg.noteWorkload(!(changes[ci] as PauseChange).paused, (changes[ci] as PauseChange).atMs);
+      agg.noteWorkload(!(changes[ci] as PauseChange).paused, (changes[ci] as PauseChange).atMs, false);
       ci++;
     }
   });
   agg.ingestEvents(events.slice(from));
-  for (; ci < changes.length && (changes[ci] as PauseChange).atMs <= t; ci++) agg.noteWorkload(!(changes[ci] as PauseChange).paused, (changes[ci] as PauseChange).atMs);
+  for (; ci < changes.length && (changes[ci] as PauseChange).atMs <= t; ci++) agg.noteWorkload(!(changes[ci] as PauseChange).paused, (changes[ci] as PauseChange).atMs, false);
   return agg;
 }
 

@@ -83,7 +83,7 @@ function ingestWithPauses(agg: TelemetryAggregator, b: EventBatch, changes: read
       if (i > from) agg.ingestBatch(sliceBatch(b, from, i));
       from = i;
       const c = changes[ci] as PauseChange;
-      agg.noteWorkload(!c.paused, c.atMs);
+      agg.noteWorkload(!c.paused, c.atMs, false);
       ci++;
     }
   }
@@ -96,7 +96,7 @@ function applyPausesUntil(agg: TelemetryAggregator, changes: readonly PauseChang
   let ci = next;
   while (ci < changes.length && (changes[ci] as PauseChange).atMs <= untilMs) {
     const c = changes[ci] as PauseChange;
-    agg.noteWorkload(!c.paused, c.atMs);
+    agg.noteWorkload(!c.paused, c.atMs, false);
     ci++;
   }
   return ci;

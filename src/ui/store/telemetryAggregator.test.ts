@@ -91,5 +91,9 @@ describe('TelemetryAggregator: the workload before its first Start', () => {
     const early = new TelemetryAggregator(() => DEFAULT_CLIENT_CONFIG);
     expect(early.noteWorkload(true, 20)).toBe(false);
     expect(early.pauses).toEqual([]);
+    // a recorded schedule says itself when the workload started: a lone resume in it is no pause from 0
+    const replay = new TelemetryAggregator(() => DEFAULT_CLIENT_CONFIG);
+    expect(replay.noteWorkload(true, 3_000, false)).toBe(false);
+    expect(replay.pauses).toEqual([]);
   });
 });

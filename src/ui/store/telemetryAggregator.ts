@@ -133,15 +133,16 @@ export class TelemetryAggregator {
   /**
    * The workload stopped (`running` false: Pause) or sent again (Start after a pause) at session
    * time `t` (default: the newest event's). The charts shade the pause; the fault evidence leaves
-   * it out. Returns whether the pauses changed.
+   * it out. `firstStartIsLate`: a live session's first Start after its boot counts as a pause from
+   * 0 (a recorded schedule says so itself: a replay passes false). Returns whether the pauses changed.
    */
-  noteWorkload(running: boolean, t: number = this.totals.lastT): boolean {
+  noteWorkload(running: boolean, t: number = this.totals.lastT, firstStartIsLate = true): boolean {
     const last = this.pauses[this.pauses.length - 1];
     const open = last !== undefined && last.to === null;
     const first = running && !this.workloadStarted;
     if (running) this.workloadStarted = true;
     // the first Start, after the session's boot: nothing was sent before it (as a recording's schedule says)
-    if (first && last === undefined && t > LATE_START_MS) {
+    if (firstStartIsLate && first && last === undefined && t > LATE_START_MS) {
       this.pauses = [{ from: 0, to: t }];
       this.evidence.pause(0);
       this.evidence.resume(t);
