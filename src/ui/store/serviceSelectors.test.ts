@@ -10,6 +10,7 @@ import { headlineKpis, tilePercent } from '../KpiStrip';
 import { createDashboardStore } from './dashboardStore';
 import { ambiguousDuring, selectEndReasons, selectEvidenceCards, selectRejectedArrivals, selectHeadline, selectNothingToDraw, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
 import { steadyOps } from './testEvents';
+import { sessionLineOf } from './serviceSelectors';
 import { ApplyTracker, classifyWrite, MAX_LISTED, type AmbiguousCase } from '../../core/sim/applyTracker';
 import { newOpEnd, newOpStart } from '../../core/telemetry/events';
 import { KvStatus, TransportErrorCode } from '../../core/domain/status';
@@ -172,6 +173,12 @@ describe('what you are seeing', () => {
     const card = selectEvidenceCards([{ ...before, servedLowPerSec: 640, settledT: 9_000 }], [], { poolSize: 64, nowMs: 12_000 })[0];
     expect(card?.facts).toContain('throughput fell to 3.8 % of the 17k ops/s before the fault (lowest second: 640 ops/s)');
     expect(selectEvidenceCards([{ ...before, servedLowPerSec: 9_000 }], [], { poolSize: 64, nowMs: 8_000 })[0]?.facts.join(' ')).not.toContain('throughput fell');
+  });
+
+  it('Replay says since when the workload is paused at its cursor (the frame closes the pause there)', () => {
+    const store = createDashboardStore();
+    store.setState({ everStarted: true, running: false, pauseSpans: [{ from: 0, to: 1_800 }, { from: 7_200, to: 9_000 }] });
+    expect(sessionLineOf(store.getState(), 9_000).text).toMatch(/^At 9 s the workload is paused \(since 7\.2 s\): nothing is sent/);
   });
 
   it('a storm is retrying past the budget: its first second is not "recovering", and a pool held within the budget is not called a storm', () => {

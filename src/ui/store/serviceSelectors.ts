@@ -349,7 +349,8 @@ export function sessionLineOf(s: StoryState, replayCursorMs?: number): SessionSt
     evidence: snap.evidence,
     poolSize: selectPoolSize(s.workload),
     nowMs: snap.totals.lastT,
-    pausedAtMs: openPauseFrom(s.pauseSpans),
+    // (a replay's frame closes a pause still open at the cursor there)
+    pausedAtMs: openPauseFrom(s.pauseSpans) ?? (replayCursorMs !== undefined ? (s.pauseSpans.find((p) => p.to === replayCursorMs)?.from ?? null) : null),
     overBudgetInFlight: snap.overBudgetInFlight,
     ...(replayCursorMs !== undefined ? { replayCursorMs } : {}),
   });
