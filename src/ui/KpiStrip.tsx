@@ -8,7 +8,7 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { STALL_THRESHOLD_MS } from '../core/domain/service';
-import { STARVED_SHARE, type FaultEvidence } from '../core/telemetry/faultEvidence';
+import { fellBelowBaseline, openRecord, type FaultEvidence } from '../core/telemetry/faultEvidence';
 import { formatNumber } from './panels/chart/format';
 import { formatCount, formatLatency, formatSeconds } from './store/numberFormat';
 import { HEADLINE_WINDOW_LABEL, selectDebounceCeiling, selectHeadline, selectPoolSize, selectStaleCount, type Headline } from './store/selectors';
@@ -38,14 +38,13 @@ export function tilePercent(share: number | null): string {
  */
 function servedRateTile(h: Headline, win: string, preFaultPerSec: number | null): Kpi {
   const tile: Kpi = { label: 'ops / s served', value: formatNumber(h.servedPerSec), caption: `real answers · ${win}` };
-  if (!h.running || preFaultPerSec === null || !(preFaultPerSec > 0) || !(h.servedPerSec < STARVED_SHARE * preFaultPerSec)) return tile;
+  if (!h.running || !fellBelowBaseline(h.servedPerSec, preFaultPerSec)) return tile;
   return { ...tile, caption: `${tile.caption} · ${tilePercent(h.servedPerSec / preFaultPerSec)} of ${formatNumber(preFaultPerSec)} before the fault`, tone: 'bad' };
 }
 
 /** the open fault's served ops/s before it (the last record, while it is open), or null */
 export function preFaultRate(evidence: readonly FaultEvidence[]): number | null {
-  const last = evidence[evidence.length - 1];
-  return last !== undefined && last.settledT === null && last.supersededT === null ? last.servedBaselinePerSec : null;
+  return openRecord(evidence)?.servedBaselinePerSec ?? null;
 }
 
 /** the tiles for a headline (pure: the e2e tests compare the DOM with it) */

@@ -420,6 +420,17 @@ export class FaultEvidenceTracker {
   }
 }
 
+/** the record still open (the newest, while its fault's effects last), or null */
+export function openRecord(records: readonly FaultEvidence[]): FaultEvidence | null {
+  const last = records[records.length - 1];
+  return last !== undefined && last.settledT === null && last.supersededT === null ? last : null;
+}
+
+/** `perSec` is below {@link STARVED_SHARE} of a known, positive rate before the fault */
+export function fellBelowBaseline(perSec: number, baseline: number | null): baseline is number {
+  return baseline !== null && baseline > 0 && perSec < STARVED_SHARE * baseline;
+}
+
 /** a baseline scaled to a share of the segments it was measured over (null stays null; a share outside 0..1 is clamped) */
 function scaled(baseline: number | null, share: number): number | null {
   if (baseline === null) return null;

@@ -79,13 +79,10 @@ function ingestWithPauses(agg: TelemetryAggregator, b: EventBatch, changes: read
   let from = 0;
   for (let i = 0; i < b.n && ci < changes.length; i++) {
     const t = b.t[i] as number;
-    while (ci < changes.length && (changes[ci] as PauseChange).atMs <= t) {
-      if (i > from) agg.ingestBatch(sliceBatch(b, from, i));
-      from = i;
-      const c = changes[ci] as PauseChange;
-      agg.noteWorkload(!c.paused, c.atMs, false);
-      ci++;
-    }
+    if ((changes[ci] as PauseChange).atMs > t) continue;
+    if (i > from) agg.ingestBatch(sliceBatch(b, from, i));
+    from = i;
+    ci = applyPausesUntil(agg, changes, ci, t);
   }
   if (from < b.n) agg.ingestBatch(from === 0 ? b : sliceBatch(b, from, b.n));
   return ci;

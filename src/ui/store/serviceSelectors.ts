@@ -6,7 +6,7 @@
  */
 import { STALL_THRESHOLD_MS } from '../../core/domain/service';
 import type { FaultAction } from '../../core/telemetry/events';
-import { STARVED_SHARE, type FaultEvidence } from '../../core/telemetry/faultEvidence';
+import { fellBelowBaseline, openRecord, type FaultEvidence } from '../../core/telemetry/faultEvidence';
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import { AMBIGUOUS_CASES, type AmbiguousCase, type AmbiguousWrite, type WriteAuditReport } from '../../core/sim/applyTracker';
 import { formatCount, formatLatency, formatRate, formatSeconds } from './numberFormat';
@@ -81,13 +81,13 @@ function amplification(e: FaultEvidence): string | null {
 
 /**
  * "throughput 824 ops/s, 5 % of the 17k ops/s before the fault" when the served rate is below
- * {@link STARVED_SHARE} of the open fault's baseline, else null. The demand share alone can read
+ * half of the open fault's baseline ({@link fellBelowBaseline}), else null. The demand share alone can read
  * "93 % served" while throughput collapses: closed-loop users waiting on their attempts ask for
  * less, so little demand is met almost in full.
  */
 export function throughputDrop(open: FaultEvidence | null, servedPerSec: number): string | null {
   const base = open?.servedBaselinePerSec ?? null;
-  if (base === null || !(servedPerSec < STARVED_SHARE * base)) return null;
+  if (!fellBelowBaseline(servedPerSec, base)) return null;
   return `throughput ${formatRate(servedPerSec)} ops/s, ${pct(servedPerSec / base)} of the ${formatRate(base)} ops/s before the fault`;
 }
 
@@ -101,13 +101,15 @@ export function selectSessionState(x: SessionStateInput): SessionStateLine {
   if (line.state === 'paused') {
     return { ...line, text: `${cursor} the workload is paused${x.pausedAtMs != null ? ` (since ${formatSeconds(x.pausedAtMs)})` : ''}: nothing is sent, so the rate tiles read 0${x.headline.inFlight > 0 ? ` (${formatCount(x.headline.inFlight)} still in flight)` : ''}.` };
   }
-  // the Live line without its instructions ("Press …", "Next: …"), prefixed with the cursor's time
-  return { ...line, text: `${cursor}: ${line.text.replace(/ Next: press Failover to crash a node\.$/, '')}` };
+  // the Live line without its next step, prefixed with the cursor's time
+  return { ...line, text: `${cursor}: ${line.text}` };
 }
 
 function liveSessionState(x: SessionStateInput): SessionStateLine {
+  // a replay has no buttons to press next
+  const nextStep = x.replayCursorMs === undefined && x.evidence.length === 0 ? ' Next: press Failover to crash a node.' : '';
   const h = x.headline;
-  const open = x.evidence.length > 0 && x.evidence[x.evidence.length - 1]?.settledT === null ? (x.evidence[x.evidence.length - 1] as FaultEvidence) : null;
+  const open = openRecord(x.evidence);
   if (!x.started && !h.running) {
     return { state: 'idle', label: 'idle', text: 'Nothing is running yet. Press Start to send the workload to the cluster; then press Failover to crash a node and watch the client recover.' };
   }
@@ -168,7 +170,7 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
   return {
     state: 'healthy',
     label: 'running healthy',
-    text: `Running healthy: ${served}, ${formatRate(h.servedPerSec)} ops/s${h.p99Ms !== null ? `, p99 ${formatLatency(h.p99Ms)}` : ''}.${x.evidence.length === 0 ? ' Next: press Failover to crash a node.' : ''}`,
+    text: `Running healthy: ${served}, ${formatRate(h.servedPerSec)} ops/s${h.p99Ms !== null ? `, p99 ${formatLatency(h.p99Ms)}` : ''}.${nextStep}`,
   };
 }
 
@@ -231,7 +233,7 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   if (e.healthyLostMs > 0 && e.healthyBaselinePerSec !== null) {
     facts.push(`healthy throughput lost for ${formatSeconds(e.healthyLostMs)} (the segments no fault named below half of their ${formatRate(e.healthyBaselinePerSec)} ops/s before it)`);
   }
-  if (e.servedBaselinePerSec !== null && e.servedLowPerSec !== null && e.servedLowPerSec < STARVED_SHARE * e.servedBaselinePerSec) {
+  if (e.servedLowPerSec !== null && fellBelowBaseline(e.servedLowPerSec, e.servedBaselinePerSec)) {
     facts.push(`throughput fell to ${pct(e.servedLowPerSec / e.servedBaselinePerSec)} of the ${formatRate(e.servedBaselinePerSec)} ops/s before the fault (lowest second: ${formatRate(e.servedLowPerSec)} ops/s)`);
   }
   if (stalledPeak > 0) facts.push(`up to ${formatCount(stalledPeak)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}${poolSize > 0 ? ` (pool ${formatCount(poolSize)})` : ''}`);
