@@ -22,13 +22,21 @@ const REFUSED: TransportOutcome = { ok: false, error: new TransportFailure(Trans
 const RESET: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.Socket, 'connection reset') };
 const GARBLED: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.Transport, 'garbled reply') };
 
+/** a flight's reply before the node has served it (never handed to the client) */
+const UNSERVED: NodeReply = { status: KvStatus.Unavailable };
+
 /**
  * One request on its way: what the node needs to serve it, then the answer
- * on its way back. One object per request instead of a closure per timer.
+ * on its way back. One object per request instead of a closure per timer;
+ * a served request's flight is itself the client's `{ ok: true, reply }`
+ * outcome (no outcome object per answer: measured ≈ 3 % faster, README).
  */
 class Flight {
-  /** the answer, set when it is sent back */
+  /** the answer, set when it is sent back: a failure constant, or this flight */
   outcome: TransportOutcome = TIMEOUT;
+  readonly ok = true as const;
+  /** the node's reply, set when it served the request */
+  reply: NodeReply = UNSERVED;
   constructor(
     readonly net: SimNetwork,
     /** the control plane's record of the node (status, incarnation) */
@@ -137,7 +145,8 @@ export class SimNetwork implements Transport {
       return;
     }
     if (timedOut) return;
-    this.deliver(now + extra + this.oneWay(sim), f, fate === 'garbled' ? GARBLED : { ok: true, reply });
+    f.reply = reply;
+    this.deliver(now + extra + this.oneWay(sim), f, fate === 'garbled' ? GARBLED : f);
   }
 
   /** the answer reaches the client at `at`, or the client times out first */
