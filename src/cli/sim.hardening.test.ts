@@ -5,7 +5,7 @@
  * progress on a non-terminal stderr.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -333,8 +333,72 @@ describe('thousands of bad entries', () => {
       expect(r.status).toBe(2);
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(22);
-      expect(lines[1]).toBe('  - faults[0].atMs: atMs must be ≥ 0');
+      expect(lines[1]).toBe('  - faults[0].atMs: atMs must be ≥ 0; got number -1');
       expect(lines[21]).toBe('  … and 9980 more problems (fix these first)');
+    },
+    SLOW,
+  );
+});
+
+describe('paths and text from the user (review of 2026-12-02)', () => {
+  it(
+    'a symbolic link into the source tree is refused like the path itself (it used to overwrite a preset)',
+    () => {
+      const link = join(tmp, 'to-preset.ndjson');
+      const preset = join(ROOT, 'src', 'core', 'sim', 'presets', 'steady.json');
+      const before = readFileSync(preset, 'utf8');
+      symlinkSync(preset, link);
+      const r = sim(['steady', '--events', link]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim()).toBe(`error: --events ${link} is inside the project's source tree (${join(ROOT, 'src')}), where the presets live; name a file elsewhere`);
+      expect(readFileSync(preset, 'utf8')).toBe(before);
+    },
+    SLOW,
+  );
+
+  it(
+    'an --events path ending in a slash names a directory and is refused (it wrote a file of that name)',
+    () => {
+      const r = sim([file('slash.json', TINY), '--events', `${join(tmp, 'new.ndjson')}/`]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim()).toBe(`error: --events ${join(tmp, 'new.ndjson')}/ ends with a slash, so it names a directory; name a file`);
+      expect(existsSync(join(tmp, 'new.ndjson'))).toBe(false);
+    },
+    SLOW,
+  );
+
+  it(
+    'control characters in a flag, a path or an environment value are shown escaped, on one line',
+    () => {
+      const seed = sim(['steady', '--seed', '1\u001b[2J\n2']);
+      expect(seed.status).toBe(2);
+      expect(seed.stderr.split('\n')[0]).toBe('error: --seed must be a whole number in 0..2147483647, got "1\\u001b[2J\\n2"');
+      const path = sim([join(tmp, 'no\u001b]0;x\u0007such.json')]);
+      expect(path.status).toBe(2);
+      expect(path.stderr.includes('\u0007') || path.stderr.includes('\u001b')).toBe(false);
+      expect(path.stderr).toContain('no\\u001b]0;x\\u0007such.json');
+      const env = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/sim.ts', 'steady'], {
+        cwd: ROOT,
+        env: { ...cleanEnv(), ZARIS_REQUEST_TIMEOUT: '2s\u001b[31m' },
+        encoding: 'utf8',
+        timeout: SLOW,
+      });
+      expect(env.status).toBe(2);
+      expect(env.stderr.includes('\u001b')).toBe(false);
+      expect(env.stderr.split('\n')[0]).toBe('error: invalid environment (ZARIS_* variables):');
+    },
+    SLOW,
+  );
+
+  it(
+    'a real-engine run refused before it starts leaves an existing --events file as it was',
+    () => {
+      const keep = join(tmp, 'keep.ndjson');
+      writeFileSync(keep, 'precious\n');
+      const r = sim([file('slow.json', { ...TINY, faults: [{ atMs: 100, action: 'slow', node: 0 }] }), '--engine', 'redis', '--events', keep]);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('slow cannot be done on a real Redis Cluster');
+      expect(readFileSync(keep, 'utf8')).toBe('precious\n');
     },
     SLOW,
   );

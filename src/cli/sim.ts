@@ -11,6 +11,7 @@ import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, ope
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../core/validation';
+import { escapeControls } from '../core/jsonText';
 import { findPreset, PRESET_IDS } from '../core/sim/presets';
 import { loadScenario, parseScenarioText, type Scenario } from '../core/sim/scenario';
 import { runScenario, type RunSummary } from '../core/sim/runScenario';
@@ -226,7 +227,7 @@ async function main(): Promise<number> {
       return 0;
     }
     if (e instanceof UsageError) {
-      process.stderr.write(`${e.message ? `error: ${e.message}\n` : ''}${USAGE}\n`);
+      process.stderr.write(`${e.message ? `error: ${escapeControls(e.message)}\n` : ''}${USAGE}\n`);
       return 2;
     }
     throw e;
@@ -237,24 +238,29 @@ async function main(): Promise<number> {
   } catch (e) {
     if (e instanceof InputError) {
       // one line per bad field, but a generated file with thousands of bad entries does not flood the terminal
-      const shown = e.issues.slice(0, MAX_ISSUE_LINES).map((i) => `  - ${i.path || '(file)'}: ${i.message}`);
+      const shown = e.issues.slice(0, MAX_ISSUE_LINES).map((i) => `  - ${escapeControls(i.path || '(file)')}: ${escapeControls(i.message)}`);
       const more = e.issues.length - shown.length;
-      process.stderr.write(`error: invalid ${e.source}:\n${shown.join('\n')}\n${more > 0 ? `  … and ${more} more problems (fix these first)\n` : ''}`);
+      process.stderr.write(`error: invalid ${escapeControls(e.source)}:\n${shown.join('\n')}\n${more > 0 ? `  … and ${more} more problems (fix these first)\n` : ''}`);
       return 2;
     }
     throw e;
   }
   const events = args.events;
   if (events !== undefined && findPreset(args.target) === undefined && sameFile(events, args.target)) {
-    process.stderr.write(`error: --events ${events} is the scenario file itself; name another file for the events\n`);
+    process.stderr.write(`error: --events ${escapeControls(events)} is the scenario file itself; name another file for the events\n`);
     return 2;
   }
   if (events !== undefined && isStdout(events)) {
-    process.stderr.write(`error: --events ${events} is stdout, which carries the ${args.json ? 'JSON summary with --json' : 'summary table'}; name another file for the events\n`);
+    process.stderr.write(`error: --events ${escapeControls(events)} is stdout, which carries the ${args.json ? 'JSON summary with --json' : 'summary table'}; name another file for the events\n`);
     return 2;
   }
-  if (events !== undefined && isInside(SOURCE_DIR, events)) {
-    process.stderr.write(`error: --events ${events} is inside the project's source tree (${SOURCE_DIR}), where the presets live; name a file elsewhere\n`);
+  if (events !== undefined && /[/\\]$/.test(events)) {
+    process.stderr.write(`error: --events ${escapeControls(events)} ends with a slash, so it names a directory; name a file\n`);
+    return 2;
+  }
+  // through a symbolic link too: the run renames its file onto the one the link names
+  if (events !== undefined && (isInside(SOURCE_DIR, events) || isInside(SOURCE_DIR, replaceableTarget(events) ?? events))) {
+    process.stderr.write(`error: --events ${escapeControls(events)} is inside the project's source tree (${SOURCE_DIR}), where the presets live; name a file elsewhere\n`);
     return 2;
   }
   const est = estimateRun(scenario);
@@ -279,7 +285,7 @@ async function main(): Promise<number> {
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       rmSync(writePath, { force: true });
-      process.stderr.write(`error: cannot write --events file ${events}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
+      process.stderr.write(`error: cannot write --events file ${escapeControls(events ?? '')}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
       return false;
     }
   };
@@ -290,7 +296,7 @@ async function main(): Promise<number> {
       fd = openSync(writePath, 'w');
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      process.stderr.write(`error: cannot write --events file ${events}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
+      process.stderr.write(`error: cannot write --events file ${escapeControls(events)}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
       return 2;
     }
     const out = fd;
@@ -304,9 +310,15 @@ async function main(): Promise<number> {
   }
   if (args.engine === 'redis') {
     const out = await runOnRedis(scenario, args.real, sink);
+    if (out.summary === null) {
+      // refused or failed before it ran: the file named keeps what it held (only the partial one goes)
+      if (fd !== null) closeSync(fd);
+      fd = null;
+      if (target !== null && writePath !== undefined) rmSync(writePath, { force: true });
+      return 2;
+    }
     if (sink !== null && fd !== null) sink.flush();
     if (!finishEvents()) return 2;
-    if (out.summary === null) return 2;
     process.stdout.write(args.json ? `${JSON.stringify(out.summary, null, 2)}\n` : formatSummary(out.summary));
     if (args.strict && !out.summary.invariants.ok) {
       process.stderr.write('error: invariant violated (--strict)\n');
@@ -335,7 +347,7 @@ async function main(): Promise<number> {
         removed = false; // e.g. /proc/version: a "file" that can be neither written nor removed
       }
       const code = e.cause.code !== undefined ? ` (${e.cause.code})` : '';
-      process.stderr.write(`error: cannot write --events file ${events}: ${describeWriteError(e.cause)}${code}${removed ? '; the incomplete file was removed' : ''}\n`);
+      process.stderr.write(`error: cannot write --events file ${escapeControls(events)}: ${describeWriteError(e.cause)}${code}${removed ? '; the incomplete file was removed' : ''}\n`);
       return 2;
     }
     if (e instanceof NoProgressError) {
@@ -355,8 +367,17 @@ async function main(): Promise<number> {
 
 /** `path` resolves to `dir` or a path below it */
 function isInside(dir: string, path: string): boolean {
-  const rel = relative(dir, resolve(path));
+  const rel = relative(realOrResolved(dir), resolve(path));
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** the path with its symbolic links resolved, or as given when it does not exist */
+function realOrResolved(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** One problem with an input, located by its field path. */
 export interface InputIssue {
@@ -63,16 +63,34 @@ export function issuesOf(error: z.ZodError, prefix = '', schema?: z.ZodType, inp
       if (fields !== null) message = `${issue.path.length === 0 ? 'the file must hold one JSON object' : 'must be an object'} (fields: ${fields.join(', ')}); got ${got}`;
     } else if (issue.code === 'invalid_type' && (issue.expected === 'string' || issue.expected === 'boolean') && schema !== undefined && message.startsWith('Invalid input')) {
       message = `must be ${issue.expected === 'string' ? 'a string' : 'true or false'}; got ${describeValue(valueAt(input, issue.path))}`;
-    } else if (((issue.code === 'invalid_type' && issue.expected === 'number') || wholeNumber) && schema !== undefined) {
+    } else if (((issue.code === 'invalid_type' && issue.expected === 'number') || wholeNumber || issue.code === 'too_big' || issue.code === 'too_small') && schema !== undefined) {
       const range = numberRangeAt(schema, issue.path);
       if (range !== null) {
         const got = describeValue(valueAt(input, issue.path));
-        // zod's generic text is replaced; a schema's own message keeps its words (and gets the range unless it names one)
-        message = message.startsWith('Invalid input') ? `must be ${range}; got ${got}` : /\d/.test(message) ? `${message}; got ${got}` : `${message} (allowed: ${range.replace(/^a (whole )?number (in )?/, '')}); got ${got}`;
+        // zod's generic text is replaced; a schema's own message keeps its words (and gets the range unless it names one);
+        // a value out of range also hears of the other bound, which the message of the one it broke does not name
+        const other = wholeNumber ? null : otherBound(schema, issue);
+        message = message.startsWith('Invalid input')
+          ? `must be ${range}; got ${got}`
+          : other !== null
+            ? `${message}${new RegExp(`(^|[^\\d.])${other.value.replace(/[.\-+]/g, '\\$&')}(?![\\d.])`).test(message) ? '' : ` (and ${other.text})`}; got ${got}`
+            : /\d/.test(message)
+              ? `${message}; got ${got}`
+              : `${message} (allowed: ${range.replace(/^a (whole )?number (in )?/, '')}); got ${got}`;
       }
     }
     return { path, message };
   });
+}
+
+/** for a value out of range: the bound it did not break ("≤ 3600000" for one too small), null when the schema has none */
+function otherBound(schema: z.ZodType, issue: z.core.$ZodIssue): { value: string; text: string } | null {
+  if (issue.code !== 'too_small' && issue.code !== 'too_big') return null;
+  const n = schemaAt(schema, issue.path) as { def?: { type?: string }; minValue?: number | null; maxValue?: number | null } | null;
+  if (n?.def?.type !== 'number') return null;
+  const v = issue.code === 'too_small' ? n.maxValue : n.minValue;
+  if (v === null || v === undefined || !Number.isFinite(v) || Math.abs(v) >= Number.MAX_SAFE_INTEGER) return null;
+  return { value: String(v), text: `${issue.code === 'too_small' ? '≤' : '≥'} ${v}` };
 }
 
 /** the fields of the object schema at `path` (null when there is none) */
@@ -139,3 +157,14 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, sou
   if (!r.success) throw new InputError(source, issuesOf(r.error));
   return r.data;
 }
+
+/** the shortest positive time a scenario may give (1 µs): far smaller ones (1e-300 ms) let a run take millions of steps without virtual time moving on */
+export const MIN_POSITIVE_MS = 0.001;
+
+/** a time in ms: 0, or 1 µs up to an hour */
+export const timeMs = (field = '') =>
+  z
+    .number()
+    .min(0, `${field}must be ≥ 0 ms (allowed: 0, or ${MIN_POSITIVE_MS}..3600000)`)
+    .max(3_600_000, `${field}must be ≤ 3600000 ms (one hour)`)
+    .refine((v) => v === 0 || v >= MIN_POSITIVE_MS, { message: `${field}must be 0 or ≥ ${MIN_POSITIVE_MS} ms (1 µs): a smaller positive time would keep virtual time from advancing` });

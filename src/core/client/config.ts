@@ -67,11 +67,12 @@ export const DEFAULT_CLIENT_CONFIG: ClientConfig = {
 /** the longest time setting accepted, ms (one day; longer is "infinite" in practice, and keeps every sum of times exact) */
 export const MAX_SETTING_MS = 86_400_000;
 
-const ms = (what: string) =>
+/** a whole number of ms in `min`..one day (`why`: the reason for a lower bound above 0) */
+const ms = (what: string, min = 0, why = '') =>
   z
-    .number({ error: `${what} must be a whole number of ms in 0..${MAX_SETTING_MS}` })
-    .int(`${what} must be a whole number of ms in 0..${MAX_SETTING_MS}`)
-    .min(0, `${what} must be ≥ 0 ms`)
+    .number({ error: `${what} must be a whole number of ms in ${min}..${MAX_SETTING_MS}` })
+    .int(`${what} must be a whole number of ms in ${min}..${MAX_SETTING_MS}`)
+    .min(min, `${what} must be ≥ ${min} ms${why}`)
     .max(MAX_SETTING_MS, `${what} must be ≤ ${MAX_SETTING_MS} ms (one day)`);
 
 export const bugTogglesSchema = z
@@ -90,13 +91,13 @@ export const clientConfigInputSchema = z
     maxAttempts: z.number({ error: 'maxAttempts must be a whole number 1–1000' }).int('maxAttempts must be a whole number').min(1, 'maxAttempts must be ≥ 1').max(1000, 'maxAttempts must be ≤ 1000'),
     backoffMillis: ms('backoffMillis').max(60_000, 'backoffMillis must be ≤ 60000'),
     // a deadline of 0 ms fails every operation before its first attempt: refused, as one that rounds to 0 is
-    operationTimeoutMs: z.union([ms('operationTimeoutMs').min(1, 'operationTimeoutMs must be ≥ 1 ms: a deadline of 0 fails every operation before its first attempt ("infinite" disables it)'), z.null(), z.literal('infinite')], {
+    operationTimeoutMs: z.union([ms('operationTimeoutMs', 1, ': a deadline of 0 fails every operation before its first attempt ("infinite" disables it)'), z.null(), z.literal('infinite')], {
       error: `operationTimeoutMs must be a whole number of ms in 1..${MAX_SETTING_MS}, or "infinite" (or null) to disable the deadline`,
     }),
     disableRetries: z.boolean({ error: 'disableRetries must be true or false' }),
     refreshWaitBudgetMs: ms('refreshWaitBudgetMs'),
     refreshDebounceMs: ms('refreshDebounceMs'),
-    attemptTimeoutMs: ms('attemptTimeoutMs').min(1, 'attemptTimeoutMs must be ≥ 1 ms'),
+    attemptTimeoutMs: ms('attemptTimeoutMs', 1),
     bugs: bugTogglesSchema,
   })
   .partial();

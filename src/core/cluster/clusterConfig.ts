@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeMs } from '../validation';
 
 /** Shape and mechanics of the simulated cluster (scenario field `cluster`). */
 export interface ClusterConfig {
@@ -61,7 +62,7 @@ export const DEFAULT_CLUSTER_CONFIG: ClusterConfig = {
 /** the most members a cluster may have (cluster.nodes, and the total after scale-outs) */
 export const MAX_CLUSTER_NODES = 32;
 
-const nonNegMs = z.number().min(0, 'must be ≥ 0 ms').max(3_600_000, 'must be ≤ 3600000 ms');
+const nonNegMs = timeMs();
 
 export const clusterConfigSchema = z
   .strictObject({

@@ -84,7 +84,7 @@ describe('numbers: the range is named', () => {
 
   it('operationTimeoutMs: 1e300 gets one line with the range', () => {
     expect(issues(() => loadScenario({ ...BASE, client: { operationTimeoutMs: 1e300 } }))).toEqual([
-      'client.operationTimeoutMs: operationTimeoutMs must be a whole number of ms in 0..86400000',
+      'client.operationTimeoutMs: operationTimeoutMs must be a whole number of ms in 1..86400000',
     ]);
   });
 
@@ -136,9 +136,9 @@ describe('nothing accepted that changes meaning', () => {
   });
 
   it('thinkMs above one hour (1e308 used to run as "never think again") is refused, in the workload and in a change', () => {
-    expect(issues(() => loadScenario({ ...BASE, workload: { thinkMs: 1e308 } }))).toEqual(['workload.thinkMs: thinkMs must be ≤ 3600000 (one hour, the longest run)']);
+    expect(issues(() => loadScenario({ ...BASE, workload: { thinkMs: 1e308 } }))).toEqual(['workload.thinkMs: thinkMs must be ≤ 3600000 ms (one hour) (and ≥ 0); got number 1e+308']);
     expect(issues(() => loadScenario({ ...BASE, changes: [{ atMs: 10, workload: { thinkMs: 86_400_001 } }] }))).toEqual([
-      'changes[0].workload.thinkMs: thinkMs must be ≤ 3600000 (one hour, the longest run)',
+      'changes[0].workload.thinkMs: thinkMs must be ≤ 3600000 ms (one hour) (and ≥ 0); got number 86400001',
     ]);
   });
 
@@ -152,15 +152,15 @@ describe('nothing accepted that changes meaning', () => {
   it('a timed fault of 0 ms (it ended as it started, and was listed as if it happened) is refused, naming the field', () => {
     for (const action of ['hang', 'slow', 'lostAck', 'partition', 'garble'] as const) {
       expect(issues(() => loadScenario({ ...BASE, faults: [{ atMs: 100, action, node: 0, durationMs: 0 }] })), action).toEqual([
-        'faults[0].durationMs: durationMs must be > 0 ms: a fault of 0 ms ends as it starts (omit it for the default)',
+        'faults[0].durationMs: durationMs must be > 0 ms: a fault of 0 ms ends as it starts (omit it for the default) (and ≤ 3600000); got number 0',
       ]);
     }
   });
 
   it('a mix weight above 1e6 (1e308 + 1e308 summed to Infinity and ran 100 % get) is refused, naming the weight', () => {
     expect(issues(() => loadScenario({ ...BASE, workload: { mix: { get: 1e308, put: 1e308 } } }))).toEqual([
-      'workload.mix.get: weights must be ≤ 1000000 (they are shares: 0.5 and 0.5 is the same mix as 1 and 1)',
-      'workload.mix.put: weights must be ≤ 1000000 (they are shares: 0.5 and 0.5 is the same mix as 1 and 1)',
+      'workload.mix.get: weights must be ≤ 1000000 (they are shares: 0.5 and 0.5 is the same mix as 1 and 1) (and ≥ 0); got number 1e+308',
+      'workload.mix.put: weights must be ≤ 1000000 (they are shares: 0.5 and 0.5 is the same mix as 1 and 1) (and ≥ 0); got number 1e+308',
     ]);
     expect(loadScenario({ ...BASE, workload: { mix: { get: 1_000_000, put: 1 } } }).workload.mix).toMatchObject({ get: 1_000_000, put: 1 });
   });
@@ -177,5 +177,43 @@ describe('nothing accepted that changes meaning', () => {
     expect(issues(() => loadScenario({ ...BASE, cluster: zero, workload: { ratePerSec: 100 }, changes: [{ atMs: 10, workload: { concurrency: 2, ratePerSec: 0 } }] }))[0]).toMatch(
       /^changes\[0\]\.workload: every operation would take 0 ms/,
     );
+  });
+});
+
+describe('review of 2026-12-02', () => {
+  it('a positive time below 1 µs is refused (1e-300 ms made a run that never ended, virtual time all but standing still)', () => {
+    const zero = { latencyMs: 0, jitterMs: 0, getServiceMs: 0, writeServiceMs: 0, replicationMs: 0 };
+    expect(issues(() => loadScenario({ ...BASE, cluster: zero, workload: { concurrency: 2, thinkMs: 1e-300 } }))).toEqual([
+      'workload.thinkMs: thinkMs must be 0 or ≥ 0.001 ms (1 µs): a smaller positive time would keep virtual time from advancing',
+    ]);
+    expect(issues(() => loadScenario({ ...BASE, cluster: { latencyMs: 1e-300 } }))).toEqual([
+      'cluster.latencyMs: must be 0 or ≥ 0.001 ms (1 µs): a smaller positive time would keep virtual time from advancing',
+    ]);
+    expect(() => loadScenario({ ...BASE, cluster: { latencyMs: 0.001 }, workload: { thinkMs: 0 } })).not.toThrow();
+  });
+
+  it('one bad field is named once: the rules across fields do not blame the fields that read it', () => {
+    expect(issues(() => loadScenario({ ...BASE, durationMs: -5, faults: [{ atMs: 1, action: 'failover', node: 1 }], changes: [{ atMs: 2, paused: true }] }))).toEqual([
+      'durationMs: durationMs must be ≥ 1 (and ≤ 3600000); got number -5',
+    ]);
+    expect(issues(() => loadScenario({ ...BASE, cluster: { nodes: 0 } }))).toEqual(['cluster.nodes: must be ≥ 1 (and ≤ 32); got number 0']);
+  });
+
+  it('a number out of range hears of both bounds', () => {
+    expect(issues(() => loadScenario({ ...BASE, workload: { keys: 0, zipfExponent: 9 } }))).toEqual([
+      'workload.keys: keys must be ≥ 1 (and ≤ 10000000); got number 0',
+      'workload.zipfExponent: zipfExponent must be ≤ 5 (and ≥ 0); got number 9',
+    ]);
+    expect(issues(() => loadScenario({ ...BASE, client: { attemptTimeoutMs: 0.5 } }))).toEqual(['client.attemptTimeoutMs: attemptTimeoutMs must be a whole number of ms in 1..86400000; got number 0.5']);
+  });
+
+  it('a bad environment value is the environment\'s, not the scenario\'s', () => {
+    let source = '';
+    try {
+      loadScenario(BASE, 'preset steady', { ZARIS_REQUEST_TIMEOUT: 'soon' });
+    } catch (e) {
+      source = (e as { source: string }).source;
+    }
+    expect(source).toBe('environment (ZARIS_* variables)');
   });
 });

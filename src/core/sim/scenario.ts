@@ -127,7 +127,8 @@ function makeScenarioSchema(engine: ScenarioEngine) {
       const stuckLater = stuck === null ? zeroTimeProblem(cluster, workload) : null;
       if (stuckLater !== null) ctx.addIssue({ code: 'custom', path: ['changes', i, 'workload'], message: stuckLater });
     }
-  });
+    // the rules across fields run on fields that are valid each: a bad one is named once, not blamed again in a rule that reads it
+  }, { when: (payload) => payload.issues.length === 0 });
 }
 const redisScenarioSchema = makeScenarioSchema('redis');
 
@@ -161,7 +162,11 @@ export function loadScenario(input: unknown, source = 'scenario', env: Readonly<
   try {
     client = resolveClientConfig({ ...s.client, bugs: { ...s.client?.bugs, ...s.bugs } }, env, undefined, source);
   } catch (e) {
-    if (e instanceof InputError) throw new InputError(source, e.issues.map((i): InputIssue => (i.path.startsWith('ZARIS_') ? i : { ...i, path: `client.${i.path}` })));
+    if (e instanceof InputError) {
+      // the environment's own mistakes are its own, not the scenario's
+      const fromEnv = e.issues.every((i) => i.path.startsWith('ZARIS_'));
+      throw new InputError(fromEnv ? 'environment (ZARIS_* variables)' : source, e.issues.map((i): InputIssue => (i.path.startsWith('ZARIS_') ? i : { ...i, path: `client.${i.path}` })));
+    }
     throw e;
   }
   const clusterIn = Object.fromEntries(Object.entries(s.cluster ?? {}).filter(([, v]) => v !== undefined));

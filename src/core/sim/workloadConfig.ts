@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeMs } from '../validation';
 
 /** Relative weights of the application-level operations. */
 export interface OpMix {
@@ -52,7 +53,7 @@ const weight = z.number().min(0, 'weights must be ≥ 0').max(MAX_MIX_WEIGHT, `w
 export const workloadSchema = z
   .strictObject({
     concurrency: z.number().int('concurrency must be a whole number').min(0, 'concurrency must be ≥ 0').max(100_000, 'concurrency must be ≤ 100000'),
-    thinkMs: z.number().min(0, 'thinkMs must be ≥ 0').max(3_600_000, 'thinkMs must be ≤ 3600000 (one hour, the longest run)'),
+    thinkMs: timeMs('thinkMs '),
     ratePerSec: z.number().min(0, 'ratePerSec must be ≥ 0').max(10_000_000, 'ratePerSec must be ≤ 10000000'),
     maxInFlight: z.number().int('maxInFlight must be a whole number').min(1, 'maxInFlight must be ≥ 1').max(1_000_000, 'maxInFlight must be ≤ 1000000'),
     keys: z.number().int('keys must be a whole number').min(1, 'keys must be ≥ 1').max(10_000_000, 'keys must be ≤ 10000000'),

@@ -57,7 +57,9 @@ export function describeIssue(issue: InputIssue): string {
   const allowed = ALLOWED[issue.path];
   // "maxAttempts must be ≥ 1" names its field already; "is required" does not
   const named = issue.path === '' || issue.message.startsWith(`${issue.path} `);
-  return `${named ? '' : `${issue.path}: `}${issue.message}${allowed ? ` (allowed — ${allowed})` : ''}`;
+  // the form names the field's allowed values itself and shows the value typed: the schema's "(and ≤ 1000); got number 0" would say it twice
+  const message = allowed ? issue.message.replace(/ \(and [^)]*\)(?=; got )/, '').replace(/; got .*$/, '') : issue.message;
+  return `${named ? '' : `${issue.path}: `}${message}${allowed ? ` (allowed — ${allowed})` : ''}`;
 }
 
 /** text → number, or an issue naming the field */
