@@ -36,6 +36,15 @@ export class LiveSession implements PlaygroundControls {
   private client!: Comlink.Remote<ClientWorkerApi>;
   private readonly telemetryPorts: MessagePort[] = [];
   private faultTimers: ReturnType<typeof setTimeout>[] = [];
+  /**
+   * The scenario's faults not fired yet, each with the workload time still to run before it
+   * (ms). A preset's schedule is the run's script: it starts with the first Start (as a headless
+   * run's faults count from its start, when its workload starts) and stands still while paused —
+   * a fault fired before Start or during a pause hit nothing and read as harmless.
+   */
+  private pendingFaults: { readonly f: FaultCommand & { readonly atMs: number }; dueInMs: number }[] = [];
+  /** session time the pending faults' timers were set at (null while they are not running) */
+  private faultClockFrom: number | null = null;
   private originMs = 0;
   private booted: Promise<void>;
   private running = false;
@@ -44,15 +53,37 @@ export class LiveSession implements PlaygroundControls {
     private readonly listener: SessionListener,
     private scenario: Scenario,
   ) {
-    this.booted = this.boot().then(() => this.scheduleFaults());
+    this.booted = this.boot();
+    this.resetFaultSchedule();
   }
 
-  /** the scenario's fault schedule, in real time from the session start */
-  private scheduleFaults(): void {
-    for (const f of this.scenario.faults) {
-      const elapsed = performance.timeOrigin + performance.now() - this.originMs;
-      this.faultTimers.push(setTimeout(() => void this.fault(f), Math.max(0, f.atMs - elapsed)));
+  private resetFaultSchedule(): void {
+    this.stopFaultClock();
+    this.pendingFaults = this.scenario.faults.map((f) => ({ f, dueInMs: f.atMs }));
+  }
+
+  /** runs the pending faults' clock from now (Start) */
+  private startFaultClock(): void {
+    if (this.faultClockFrom !== null) return;
+    this.faultClockFrom = this.sessionNow();
+    for (const p of this.pendingFaults) {
+      this.faultTimers.push(
+        setTimeout(() => {
+          this.pendingFaults = this.pendingFaults.filter((q) => q !== p);
+          void this.fault(p.f);
+        }, Math.max(0, p.dueInMs)),
+      );
     }
+  }
+
+  /** stops the pending faults' clock (Pause), keeping the time each still has to run */
+  private stopFaultClock(): void {
+    for (const timer of this.faultTimers) clearTimeout(timer);
+    this.faultTimers = [];
+    if (this.faultClockFrom === null) return;
+    const ran = this.sessionNow() - this.faultClockFrom;
+    for (const p of this.pendingFaults) p.dueInMs = Math.max(0, p.dueInMs - ran);
+    this.faultClockFrom = null;
   }
 
   private telemetryChannel(): MessagePort {
@@ -125,12 +156,14 @@ export class LiveSession implements PlaygroundControls {
     this.running = true;
     const ok = await this.client.start();
     if (!ok) this.listener.onError('the client could not fetch a cluster map from any node');
+    this.startFaultClock();
     return this.sessionNow();
   }
 
   async pause(): Promise<number> {
     await this.booted;
     this.running = false;
+    this.stopFaultClock();
     await this.client.pause();
     const stoppedAt = this.sessionNow();
     await this.checkFinalState();
@@ -200,14 +233,14 @@ export class LiveSession implements PlaygroundControls {
     const wasRunning = this.running;
     this.dispose();
     this.scenario = scenario;
-    this.booted = this.boot().then(() => this.scheduleFaults());
+    this.booted = this.boot();
+    this.resetFaultSchedule();
     await this.booted;
     if (wasRunning) await this.start();
   }
 
   dispose(): void {
-    for (const timer of this.faultTimers) clearTimeout(timer);
-    this.faultTimers = [];
+    this.stopFaultClock();
     for (const id of [...this.nodes.keys()]) this.nodes.get(id)?.worker.terminate();
     this.nodes.clear();
     this.controlWorker?.terminate();

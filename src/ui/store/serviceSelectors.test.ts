@@ -105,6 +105,22 @@ describe('time window views', () => {
 
 describe('what you are seeing', () => {
   const base = { started: true, evidence: [] as FaultEvidence[], poolSize: 2048, nowMs: 10_000 };
+  it('a fault of a moment ago, or one that has hit nothing, is in progress, not "recovering … again" (review of 2026-12-02)', () => {
+    const fresh = selectSessionState({ ...base, nowMs: 5_080, evidence: [evidence({ t: 5_000, action: 'lostAck', node: 0 })], headline: headline() });
+    expect(fresh.state).toBe('fault');
+    expect(fresh.text).toBe('Fault in progress — lost acknowledgements from node 0, 0.08 s ago: the last 1 s is mostly before it; 100 % of demand served (last 1 s).');
+    const harmless = selectSessionState({ ...base, evidence: [evidence({ action: 'scaleOut', node: 3, opsHit: 0 })], headline: headline() });
+    expect(harmless.state).toBe('fault');
+    expect(harmless.text).toMatch(/: no operation hit so far; 100 % of demand served \(last 1 s\)\.$/);
+    expect(selectSessionState({ ...base, evidence: [evidence()], headline: headline() }).state).toBe('recovering');
+  });
+
+  it('turn-aways of the last second with room in the pool now: no "0 operations stalled hold 0 %" (review of 2026-12-02)', () => {
+    const line = selectSessionState({ ...base, evidence: [evidence()], headline: headline({ servedPerSec: 300, rejectedPerSec: 1600, stalled: 0, inFlight: 203, service: { verdict: 'notServing', share: 0.16 } }) });
+    expect(line.label).toBe('not serving — pool was full');
+    expect(line.text).not.toContain('0 operations stalled');
+    expect(line.text).toContain('1.6k arrivals/s turned away (request pool full); the pool has room again now (203 of 2,048 in flight)');
+  });
   it('follows the session: idle, healthy, fault, recovering, storm, paused', () => {
     expect(selectSessionState({ ...base, started: false, headline: headline({ running: false }) }).state).toBe('idle');
     expect(selectSessionState({ ...base, headline: headline() }).text).toMatch(/^Running healthy: 100 % of demand served \(last 1 s\)/);
@@ -132,7 +148,7 @@ describe('what you are seeing', () => {
     const storm = headline({ servedPerSec: 500, rejectedPerSec: 4500, stalled: 2048, inFlight: 2048, service: { verdict: 'notServing', share: 0.07 } });
     const line = selectSessionState({ ...base, evidence: [evidence({ overBudget: 2048, healthyLostMs: 1700 })], headline: storm });
     expect(line.state).toBe('storm');
-    expect(line.text).toContain('2,048 operations stalled > 1 s hold 100 % of the request pool (2,048 slots); 4.5k arrivals/s turned away; healthy segments starved for 1.7 s so far.');
+    expect(line.text).toContain('2,048 operations stalled > 1 s hold 100 % of the request pool (2,048 slots); 4.5k arrivals/s turned away (request pool full); healthy segments starved for 1.7 s so far.');
     expect(line.text).toContain('Cause: 10 attempts and 8 refresh requests per op hit, 2,048 ops past their attempt budget.');
     expect(selectSessionState({ ...base, headline: headline({ running: false }) }).state).toBe('paused');
     // the tiles read 0 while paused: the line does not call them "frozen"

@@ -10,7 +10,7 @@ import { fellBelowBaseline, openRecord, type FaultEvidence } from '../../core/te
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import { AMBIGUOUS_CASES, type AmbiguousCase, type AmbiguousWrite, type WriteAuditReport } from '../../core/sim/applyTracker';
 import { formatCount, formatLatency, formatRate, formatSeconds } from './numberFormat';
-import { HEADLINE_WINDOW_LABEL, selectHeadline, type Headline } from './summarySelectors';
+import { HEADLINE_WINDOW_LABEL, HEADLINE_WINDOW_MS, selectHeadline, type Headline } from './summarySelectors';
 import type { DashboardState } from './storeTypes';
 import { openPauseFrom, type PauseSpan } from './snapshot';
 
@@ -128,10 +128,16 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
   const since = open !== null ? ` ${formatSeconds(Math.max(0, x.nowMs - open.t))} ago` : '';
   const starved = x.poolSize > 0 && h.stalled >= STARVED_POOL_SHARE * x.poolSize;
   if (h.service.verdict === 'notServing' && (starved || h.rejectedPerSec > 0)) {
+    // turn-aways count over the window, the pool's fill is now: a pool that has room again says so
+    const roomNow = x.poolSize > 0 && h.inFlight < x.poolSize;
     const why = [
       // the share is the stalled ops' own (the in-flight tile shows the whole pool's fill next to it)
-      `${formatCount(h.stalled)} operations stalled > ${formatSeconds(STALL_THRESHOLD_MS)} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.stalled / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`,
-      h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null,
+      h.stalled > 0
+        ? `${formatCount(h.stalled)} operations stalled > ${formatSeconds(STALL_THRESHOLD_MS)} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.stalled / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`
+        : null,
+      h.rejectedPerSec > 0
+        ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away (request pool full)${!starved && roomNow ? `; the pool has room again now (${formatCount(h.inFlight)} of ${formatCount(x.poolSize)} in flight)` : ''}`
+        : null,
       open !== null && open.healthyLostMs > 0 ? `healthy segments starved for ${formatSeconds(open.healthyLostMs)} so far` : null,
     ].filter(Boolean);
     const amp = open !== null ? amplification(open) : null;
@@ -141,7 +147,7 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
       amp === null ? '' : storm ? ` Cause: ${amp}, ${formatCount((open as FaultEvidence).overBudget)} ops past their attempt budget.` : ` The operations the fault hit made ${amp}, within their budget.`;
     return {
       state: 'storm',
-      label: storm ? 'storm — not serving' : 'not serving — pool held',
+      label: storm ? 'storm — not serving' : starved || !roomNow ? 'not serving — pool held' : 'not serving — pool was full',
       text: `Not serving${open !== null ? ` during the ${describeFault(open)},${since}` : ''}: ${served}. ${why.join('; ')}.${cause}`,
     };
   }
@@ -160,6 +166,16 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
     return { state: 'fault', label: 'fault in progress', text: `Fault in progress — ${what}: ${served}${parts.length > 0 ? `; ${parts.join(', ')}` : ''}. ${client}` };
   }
   if (open !== null) {
+    // "recovering" needs harm to recover from, and a window that is after the fault: a fault of a
+    // moment ago is judged on a second that was mostly before it (it read "recovering … again" at 0.08 s)
+    const harmed = open.opsHit > 0 || open.failed > 0 || open.rejected > 0 || open.stalledPeak > 0;
+    if (!harmed || x.nowMs - open.t < HEADLINE_WINDOW_MS) {
+      return {
+        state: 'fault',
+        label: 'fault in progress',
+        text: `Fault in progress — ${describeFault(open)},${since}: ${harmed ? `the ${HEADLINE_WINDOW_LABEL} is mostly before it` : 'no operation hit so far'}; ${served}.`,
+      };
+    }
     const drop = throughputDrop(open, h.servedPerSec);
     return {
       state: 'recovering',

@@ -10,6 +10,8 @@ import { useStoryState } from './useStoryState';
 
 /** cards shown whole: the newest, and the ones that hurt most among the others */
 export const EXPANDED_CARDS = 2;
+/** folded cards listed before "+N earlier faults" (a session of many faults keeps the charts in view) */
+export const FOLDED_SHOWN = 3;
 
 /**
  * The cards shown whole: the newest, and of the older ones the {@link EXPANDED_CARDS} − 1 that hurt
@@ -24,14 +26,17 @@ export function unfoldedIds(cards: readonly Pick<EvidenceCard, 'id' | 'impact'>[
 
 export function EvidenceCards() {
   const [opened, setOpened] = useState<readonly number[]>([]);
+  const [allFolded, setAllFolded] = useState(false);
   const st = useStoryState();
   const dismiss = useDashboard((s) => s.dismissEvidence);
   const cards = useMemo(() => evidenceCardsOf(st), [st]);
   const unfolded = useMemo(() => unfoldedIds(cards, opened), [cards, opened]);
   if (cards.length === 0) return null;
+  const folded = cards.filter((c) => !unfolded.has(c.id));
+  const hidden = allFolded ? new Set<number>() : new Set(folded.slice(FOLDED_SHOWN).map((c) => c.id));
   return (
     <section className="evidence" aria-label="Fault evidence">
-      {cards.map((c) => {
+      {cards.filter((c) => !hidden.has(c.id)).map((c) => {
         const folded = !unfolded.has(c.id);
         const toggle = () => setOpened((o) => (o.includes(c.id) ? o.filter((x) => x !== c.id) : [...o, c.id]));
         return (
@@ -40,7 +45,7 @@ export function EvidenceCards() {
               <h3>{c.title}</h3>
               {folded ? <span className="evidence-first">{c.facts[0]}</span> : null}
               <span className="evidence-status">{c.status}</span>
-              {folded || opened.includes(c.id) ? (
+              {(folded && c.facts.length > 1) || opened.includes(c.id) ? (
                 <button type="button" className="btn small ghost" onClick={toggle} aria-expanded={!folded} title={folded ? `Show all ${c.facts.length} facts of this card` : 'Fold this card to one line'}>
                   {folded ? `+${c.facts.length - 1} fact${c.facts.length - 1 === 1 ? '' : 's'}` : 'fold'}
                 </button>
@@ -59,6 +64,11 @@ export function EvidenceCards() {
           </article>
         );
       })}
+      {hidden.size > 0 || (allFolded && folded.length > FOLDED_SHOWN) ? (
+        <button type="button" className="btn small ghost evidence-more" onClick={() => setAllFolded((v) => !v)} aria-expanded={allFolded}>
+          {allFolded ? `show only the newest ${FOLDED_SHOWN} folded cards` : `+${hidden.size} earlier fault${hidden.size === 1 ? '' : 's'} (folded)`}
+        </button>
+      ) : null}
     </section>
   );
 }

@@ -30,16 +30,32 @@ const T = TIMELINE_THEME;
 /** at most this many wait → refresh links are drawn for unselected ops */
 const MAX_LINKS = 400;
 
+/** where the cursor's time label sits in the axis row (x range), or null when the cursor is off the plot */
+function cursorLabelBox(s: Scene): { readonly label: string; readonly right: boolean; readonly xa: number; readonly xb: number } | null {
+  if (s.cursorMs === null) return null;
+  const { x0, w } = plotX(s.layout);
+  const x = xOf(s, s.cursorMs);
+  if (x < x0 || x > x0 + w) return null;
+  const label = `${(s.cursorMs / 1000).toFixed(s.viewport.t1 - s.viewport.t0 < 200 ? 4 : 2)} s`;
+  const right = x + 70 < x0 + w;
+  const wText = label.length * 7 + 6;
+  return right ? { label, right, xa: x + 3, xb: x + 3 + wText } : { label, right, xa: x - 3 - wText, xb: x - 3 };
+}
+
 function drawAxis(p: Painter, s: Scene): void {
   const l = s.layout;
   const { x0, w } = plotX(l);
   p.rect(0, 0, l.width, l.axisH, T.labelBg);
+  // a tick label the cursor's label would half cover ("11.29 s ?2 s") is left out
+  const cursor = cursorLabelBox(s);
   for (const t of s.ticks.ticks) {
     const x = xOf(s, t);
     if (x < x0 - 0.5 || x > x0 + w + 0.5) continue;
     p.line(x, l.axisH - 5, x, l.height, T.grid, 1);
     const label = formatTick(t, s.ticks.step);
-    if (x + 3 + label.length * 6.5 <= x0 + w) p.text(x + 3, l.axisH - 12, label, { color: T.muted, size: 11, baseline: 'middle' });
+    const xb = x + 3 + label.length * 6.5;
+    const covered = cursor !== null && x + 3 < cursor.xb + 4 && xb > cursor.xa - 4;
+    if (xb <= x0 + w && !covered) p.text(x + 3, l.axisH - 12, label, { color: T.muted, size: 11, baseline: 'middle' });
   }
   p.text(10, l.axisH / 2, s.mode === 'vu' ? 'lane per virtual user' : 'lane per operation', { color: T.faint, size: 11 });
   if (s.sampling > 1) p.text(l.width - l.scrollbarW - 6, l.axisH / 2, `1 op in ${s.sampling} shown (sampled)`, { color: T.faint, size: 11, align: 'right' });
@@ -178,20 +194,16 @@ function drawLabels(p: Painter, s: Scene): void {
 }
 
 function drawCursor(p: Painter, s: Scene): void {
-  if (s.cursorMs === null) return;
+  const box = cursorLabelBox(s);
+  if (box === null || s.cursorMs === null) return;
   const l = s.layout;
-  const { x0, w } = plotX(l);
   const x = xOf(s, s.cursorMs);
-  if (x < x0 || x > x0 + w) return;
   p.line(x, 0, x, l.height, T.cursor, 1.5, [], 0.95);
   p.polygon([[x - 5, 0], [x + 5, 0], [x, 6]], T.cursor);
-  const label = `${(s.cursorMs / 1000).toFixed(s.viewport.t1 - s.viewport.t0 < 200 ? 4 : 2)} s`;
-  const right = x + 70 < x0 + w;
-  // in the axis row, on its own background (over a tick label if need be): the fault lane below is the faults' labels'
+  // in the axis row, on its own background (the tick labels it would cover are left out): the fault lane below is the faults' labels'
   const y = l.axisH - 12;
-  const wText = label.length * 7 + 6;
-  p.rect(right ? x + 3 : x - 3 - wText, y - 8, wText, 16, T.bg);
-  p.text(right ? x + 6 : x - 6, y, label, { color: T.cursor, size: 11, weight: 700, align: right ? 'left' : 'right', baseline: 'middle' });
+  p.rect(box.xa, y - 8, box.xb - box.xa, 16, T.bg);
+  p.text(box.right ? box.xa + 3 : box.xb - 3, y, box.label, { color: T.cursor, size: 11, weight: 700, align: box.right ? 'left' : 'right', baseline: 'middle' });
 }
 
 function drawScrollbar(p: Painter, s: Scene): void {
