@@ -108,10 +108,10 @@ describe('what you are seeing', () => {
   it('a fault of a moment ago, or one that has hit nothing, is in progress, not "recovering … again" (review of 2026-12-02)', () => {
     const fresh = selectSessionState({ ...base, nowMs: 5_080, evidence: [evidence({ t: 5_000, action: 'lostAck', node: 0 })], headline: headline() });
     expect(fresh.state).toBe('fault');
-    expect(fresh.text).toBe('Fault in progress — lost acknowledgements from node 0, 0.08 s ago: the last 1 s is mostly before it; 100 % of demand served (last 1 s).');
+    expect(fresh.text).toBe('Fault in progress — lost acknowledgements from node 0, 0.08 s ago: 100 % of demand served (last 1 s, mostly before the fault).');
     const harmless = selectSessionState({ ...base, evidence: [evidence({ action: 'scaleOut', node: 3, opsHit: 0 })], headline: headline() });
     expect(harmless.state).toBe('fault');
-    expect(harmless.text).toMatch(/: no operation hit so far; 100 % of demand served \(last 1 s\)\.$/);
+    expect(harmless.text).toMatch(/ ago: 100 % of demand served \(last 1 s\); no operation hit so far\.$/);
     expect(selectSessionState({ ...base, evidence: [evidence()], headline: headline() }).state).toBe('recovering');
   });
 

@@ -173,7 +173,7 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
       return {
         state: 'fault',
         label: 'fault in progress',
-        text: `Fault in progress — ${describeFault(open)},${since}: ${harmed ? `the ${HEADLINE_WINDOW_LABEL} is mostly before it` : 'no operation hit so far'}; ${served}.`,
+        text: `Fault in progress — ${describeFault(open)},${since}: ${harmed ? `${served.replace(/\)$/, ', mostly before the fault)')}` : `${served}; no operation hit so far`}.`,
       };
     }
     const drop = throughputDrop(open, h.servedPerSec);
