@@ -351,7 +351,15 @@ export function selectEvidenceCards(evidence: readonly FaultEvidence[], dismisse
   const nextFaultAfter = (t: number): number => evidence.reduce((m, o) => (o.t > t && o.t < m ? o.t : m), Infinity);
   return evidence
     .filter((e) => !gone.has(e.id))
-    .map((e) => selectEvidenceCard(e, ctx, audit === null ? null : ambiguousDuring(audit, e.t, nextFaultAfter(e.t))))
+    .map((e) => {
+      const card = selectEvidenceCard(e, ctx, audit === null ? null : ambiguousDuring(audit, e.t, nextFaultAfter(e.t)));
+      // a fault that came while an earlier one still hurt counts from here what that one keeps doing: said first, so
+      // "up to 2,048 ops stalled" on a slow link's card is not read as the slow link's own harm
+      const before = evidence.find((o) => o.supersededT !== null && o.t < e.t && o.supersededT === e.t && (o.opsHit > 0 || o.stalledPeak > 0 || o.failed > 0 || o.rejected > 0));
+      if (before === undefined) return card;
+      const takeover = `took over from the ${describeFault(before)} at ${formatSeconds(before.t)}, still ongoing: from ${formatSeconds(e.t)} its stalls, retries and failures count here`;
+      return { ...card, facts: [takeover, ...card.facts] };
+    })
     .reverse();
 }
 
