@@ -169,13 +169,13 @@ describe('delta rows and the verdict sentence', () => {
   it('names the better side and the margin in one sentence', () => {
     const t = (served: number, failed: number, rejected: number) => serviceTally({ success: served, attemptsExhausted: failed }, rejected, 0);
     expect(verdictSentence(serviceVerdict(t(1200, 300, 0), t(1000, 0, 900)), 'fixed', 'storm')).toBe(
-      'A (fixed) served users better than B (storm): 200 more operations served (+20.0 %), 600 fewer not served — 1,200 vs 1,000 served, 300 vs 900 not served.',
+      'A (fixed) served users better than B (storm): 200 more operations served (+20.0 %), 600 fewer not served — A 1,200 vs B 1,000 served, A 300 vs B 900 not served.',
     );
-    expect(verdictSentence(serviceVerdict(t(10, 0, 0), t(10, 0, 0)), 'x', 'y')).toBe('Both sides served users equally: 10 operations served, 0 not served each.');
+    expect(verdictSentence(serviceVerdict(t(10, 0, 0), t(10, 0, 0)), 'x', 'y')).toBe('Both sides served users alike, to the operation: 10 operations served, 0 not served each.');
     // the sides' own labels quoted as "A (…)" nest no brackets
     const quoted = verdictSentence(serviceVerdict(t(1200, 300, 0), t(1000, 0, 900)), sideLabel([]), sideLabel(['deadlineReplacesAttempts', 'noRefreshDebounce']));
     expect(quoted).toMatch(/^A \(fixed client, no bug toggles\) served users better than B \(bug on: [^()]+\):/);
-    expect(verdictSentence(serviceVerdict(t(5, 9, 0), t(6, 20, 0)), 'x', 'y')).toContain('B (y) served users better than A (x): 1 more operations served (+20.0 %), though 11 more not served');
+    expect(verdictSentence(serviceVerdict(t(5, 9, 0), t(6, 20, 0)), 'x', 'y')).toContain('B (y) served users better than A (x): 1 more operations served (+20.0 %), though 11 more not served — A 5 vs B 6 served, A 9 vs B 20 not served.');
   });
 
   it('names no side for differences the table leaves uncoloured (under 5 %), in served and in not served', () => {

@@ -87,7 +87,7 @@ const exact = (n: number): string => Math.round(n).toLocaleString('en-US');
 /** the summary line: which side served its users better, and by how much */
 export function verdictSentence(v: ServiceVerdict, labelA: string, labelB: string): string {
   if (v.better === null) {
-    if (v.a.served === v.b.served && v.a.notServed === v.b.notServed) return `Both sides served users equally: ${exact(v.a.served)} operations served, ${exact(v.a.notServed)} not served each.`;
+    if (v.a.served === v.b.served && v.a.notServed === v.b.notServed) return `Both sides served users alike, to the operation: ${exact(v.a.served)} operations served, ${exact(v.a.notServed)} not served each.`;
     return `Both sides served users alike (differences under ${MATERIAL_DIFFERENCE * 100} %, left uncoloured): ${exact(v.a.served)} vs ${exact(v.b.served)} operations served, ${exact(v.a.notServed)} vs ${exact(v.b.notServed)} not served (A vs B).`;
   }
   const [w, l, wl, ll] = v.better === 'a' ? [v.a, v.b, `A (${labelA})`, `B (${labelB})`] : [v.b, v.a, `B (${labelB})`, `A (${labelA})`];
@@ -96,7 +96,8 @@ export function verdictSentence(v: ServiceVerdict, labelA: string, labelB: strin
   const served = !servedMaterial ? `about as many operations served (within ${MATERIAL_DIFFERENCE * 100} %)` : `${exact(v.moreServed)} more operations served${pct}`;
   const notServed =
     v.fewerNotServed > 0 ? `${exact(v.fewerNotServed)} fewer not served` : v.fewerNotServed < 0 ? `though ${exact(-v.fewerNotServed)} more not served` : 'as many not served';
-  return `${wl} served users better than ${ll}: ${served}, ${notServed} — ${exact(w.served)} vs ${exact(l.served)} served, ${exact(w.notServed)} vs ${exact(l.notServed)} not served.`;
+  // the figures in the table's order, A then B, each side named (the winner first read as "B vs A" beside columns A | B)
+  return `${wl} served users better than ${ll}: ${served}, ${notServed} — A ${exact(v.a.served)} vs B ${exact(v.b.served)} served, A ${exact(v.a.notServed)} vs B ${exact(v.b.notServed)} not served.`;
 }
 
 /**

@@ -41,6 +41,8 @@ export function FaultControls() {
         return targets.all.length >= MAX_CLUSTER_NODES;
     }
   };
+  // Failback of a node that is up brings back the first node that is down: the button says which
+  const failbackOther = !nodeIsDown ? targets.down[0] : undefined;
   const fire = (k: FaultKind): void => {
     const target: Partial<FaultCommand> = k.node === 'required' ? { node } : k.id === 'failback' && nodeIsDown ? { node } : {};
     void actions.fault({ action: k.id, ...k.button, ...target });
@@ -65,10 +67,14 @@ export function FaultControls() {
           style={{ borderColor: FAULT_STYLE[k.id].color }}
           onClick={() => fire(k)}
           disabled={disabled(k) || unsupported[k.id] !== undefined}
-          title={unsupported[k.id] ?? `${k.help}${strength(k.button)}${k.needs === 'room' ? ` (at most ${MAX_CLUSTER_NODES} nodes)` : ''}`}
+          title={
+            unsupported[k.id] ??
+            `${k.help}${strength(k.button)}${k.needs === 'room' ? ` (at most ${MAX_CLUSTER_NODES} nodes)` : ''}${k.id === 'failback' && failbackOther !== undefined ? ` — n${node} is up, so this brings back n${failbackOther}, the first node that is down` : ''}`
+          }
         >
           <span className="dot" style={{ background: FAULT_STYLE[k.id].color }} aria-hidden="true" />
           {FAULT_STYLE[k.id].label}
+          {k.id === 'failback' && failbackOther !== undefined ? <span className="fault-target" aria-hidden="true"> → n{failbackOther}</span> : null}
         </button>
       ))}
       <FormErrors issues={issues} what="Fault" />
