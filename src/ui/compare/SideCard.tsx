@@ -4,7 +4,7 @@ import type { RunSummary } from '../../core/sim/runScenario';
 import { BUG_TOGGLES } from '../../core/client/config';
 import { BUG_HELP } from '../controls/BugToggles';
 import { formatNumber } from '../panels/chart/format';
-import { formatLatency } from '../store/numberFormat';
+import { formatLatency, formatSeconds } from '../store/numberFormat';
 import { invariantLabel } from '../store/logSelectors';
 import { SIDE_COLOR } from './SideCharts';
 
@@ -39,7 +39,12 @@ export function SideCard({ id, side, summary }: { id: 'a' | 'b'; side: Compariso
         ) : null}
       </div>
       {summary ? (
-        <dl className="side-figures">
+        <p className="side-window" id={`side-window-${id}`}>
+          figures over the whole run ({formatSeconds(summary.durationMs)})
+        </p>
+      ) : null}
+      {summary ? (
+        <dl className="side-figures" aria-describedby={`side-window-${id}`}>
           <div className={budget && !budget.ok ? 'bad' : ''}>
             <dt>max attempts of one op</dt>
             <dd data-testid={`compare-max-attempts-${id}`}>
