@@ -177,7 +177,7 @@ describe('flags given twice and --events onto stdout', () => {
       const f = file('twice.json', TINY);
       const seed = sim([f, '--seed', '1', '--seed', '2']);
       expect(seed.status).toBe(2);
-      expect(seed.stderr).toMatch(/^error: --seed is given twice \("1", then "2"\); give it once$/m);
+      expect(seed.stderr).toMatch(/^error: --seed is given twice \("1", then "2"\); give it once \(npm run sim -- --help lists the options\)$/m);
       const a = join(tmp, 'a.ndjson');
       const events = sim([f, '--events', a, '--events', join(tmp, 'b.ndjson')]);
       expect(events.status).toBe(2);
@@ -199,7 +199,7 @@ describe('flags given twice and --events onto stdout', () => {
       expect(existsSync(join(ROOT, '-'))).toBe(false);
       const empty = sim([f, '--events', '']);
       expect(empty.status).toBe(2);
-      expect(empty.stderr).toMatch(/^error: --events needs a value$/m);
+      expect(empty.stderr).toMatch(/^error: --events needs a value \(npm run sim -- --help lists the options\)$/m);
     },
     SLOW,
   );
@@ -274,10 +274,10 @@ describe('what the CLI reads and writes', () => {
       expect(JSON.parse(eq.stdout).seed).toBe(7);
       const sw = sim([f, '--json=1']);
       expect(sw.status).toBe(2);
-      expect(sw.stderr).toMatch(/^error: --json takes no value \(got "--json=1"\)$/m);
+      expect(sw.stderr).toMatch(/^error: --json takes no value \(got "--json=1"\) \(npm run sim -- --help lists the options\)$/m);
       const dash = sim([f, '-j']);
       expect(dash.status).toBe(2);
-      expect(dash.stderr).toMatch(/^error: unknown option -j$/m);
+      expect(dash.stderr).toMatch(/^error: unknown option -j \(npm run sim -- --help lists the options\)$/m);
     },
     SLOW,
   );
@@ -372,7 +372,7 @@ describe('paths and text from the user (review of 2026-12-02)', () => {
     () => {
       const seed = sim(['steady', '--seed', '1\u001b[2J\n2']);
       expect(seed.status).toBe(2);
-      expect(seed.stderr.split('\n')[0]).toBe('error: --seed must be a whole number in 0..2147483647, got "1\\u001b[2J\\n2"');
+      expect(seed.stderr).toBe('error: --seed must be a whole number in 0..2147483647, got "1\\u001b[2J\\n2" (npm run sim -- --help lists the options)\n');
       const path = sim([join(tmp, 'no\u001b]0;x\u0007such.json')]);
       expect(path.status).toBe(2);
       expect(path.stderr.includes('\u0007') || path.stderr.includes('\u001b')).toBe(false);

@@ -37,6 +37,7 @@ presets: ${PRESET_IDS.join(', ')}
 environment: ZARIS_REQUEST_TIMEOUT (60 | 250ms | 2s | 1m | infinite), ZARIS_DISABLE_RETRIES=true, ZARIS_CLIENT_MAP_REFRESH_WAIT_MS=15000`;
 
 class UsageError extends Error {}
+class NoTargetError extends UsageError {}
 
 /** `--help`: the usage on stdout, exit 0 (asking for help is not bad input) */
 class HelpRequest extends Error {}
@@ -108,7 +109,7 @@ function parseArgs(raw: readonly string[]): Args {
     else if (args.target === '') args.target = a;
     else throw new UsageError(`unexpected argument "${a}" (one scenario at a time)`);
   }
-  if (args.target === '') throw new UsageError('no scenario given');
+  if (args.target === '') throw new NoTargetError('no scenario given');
   if (args.engine !== 'redis') {
     const used = REAL_ARG_NAMES.filter((n) => args.real[n.key] !== undefined).map((n) => n.flag);
     if (used.length > 0) throw new UsageError(`${used.join(', ')} need${used.length === 1 ? 's' : ''} --engine redis`);
@@ -227,7 +228,9 @@ async function main(): Promise<number> {
       return 0;
     }
     if (e instanceof UsageError) {
-      process.stderr.write(`${e.message ? `error: ${escapeControls(e.message)}\n` : ''}${USAGE}\n`);
+      // a bad flag is one line; a run with no scenario at all gets the usage, which is what it lacks
+      if (e instanceof NoTargetError) process.stderr.write(`error: ${e.message}\n${USAGE}\n`);
+      else process.stderr.write(`error: ${escapeControls(e.message)} (npm run sim -- --help lists the options)\n`);
       return 2;
     }
     throw e;

@@ -12,4 +12,10 @@ describe('--ioredis-options', () => {
     expect(() => parseIoredisOptions('{"retryDelayOnMoved": "x"}')).toThrow(/retryDelayOnMoved must be a number of ms/);
     expect(() => parseIoredisOptions('{nope')).toThrow(/^--ioredis-options is not valid JSON/);
   });
+  it('refuses a key given twice and a value that is not one object (review of 2026-12-02)', () => {
+    expect(() => parseIoredisOptions('{"maxRedirections":1,"maxRedirections":2}')).toThrow('--ioredis-options maxRedirections: given twice; give it once');
+    expect(() => parseIoredisOptions('[]')).toThrow(/^--ioredis-options must be one JSON object of ioredis Cluster options \(allowed: maxRedirections, .*\); got a list$/);
+    expect(() => parseIoredisOptions('null')).toThrow(/; got null$/);
+    expect(() => parseIoredisOptions('3')).toThrow(/; got number$/);
+  });
 });

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { ClusterOptions } from 'ioredis';
 import { EngineInputError } from './redisServers';
+import { findDuplicateKey } from '../../core/jsonText';
 
 const ms = (name: string) => z.number({ error: `${name} must be a number of ms` }).int(`${name} must be whole ms`).min(0, `${name} must be ≥ 0`).max(600_000, `${name} must be ≤ 600000`);
 
@@ -28,6 +29,12 @@ export function parseIoredisOptions(text: string): ClusterOptions {
     json = JSON.parse(text);
   } catch (e) {
     throw new EngineInputError(`--ioredis-options is not valid JSON: ${(e as Error).message}`);
+  }
+  // JSON.parse keeps the last of a key given twice: which one was meant is not known
+  const dup = findDuplicateKey(text);
+  if (dup !== null) throw new EngineInputError(`--ioredis-options ${dup.path}: given twice; give it once`);
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new EngineInputError(`--ioredis-options must be one JSON object of ioredis Cluster options (allowed: ${IOREDIS_OPTION_NAMES.join(', ')}); got ${Array.isArray(json) ? 'a list' : json === null ? 'null' : typeof json}`);
   }
   const r = ioredisOptionsSchema.safeParse(json);
   if (!r.success) {
