@@ -53,7 +53,7 @@ export function formatSummary(s: RunSummary): string {
   lines.push(`operations   ${pad(s.ops.total, 9)} total  ${pad(s.ops.ok, 9)} ok  ${pad(s.ops.realAnswers, 7)} real answers  ${pad(s.ops.failed, 7)} failed  ${pad(s.ops.inFlightAtEnd, 5)} in flight at end`);
   lines.push(`attempts     ${pad(s.attempts.total, 9)} total  ${pad(s.attempts.retries, 9)} retries  max per op ${s.attempts.maxPerOp}`);
   lines.push(
-    `refresh      ${pad(s.refresh.requested, 9)} requested  ${s.refresh.executed} executed  ${s.refresh.coalesced} coalesced  ${s.refresh.debounced} debounced  ${s.refresh.waitAbandoned} abandoned  (peak ${s.refresh.peakRequestsPerSecond}/s requested, ${s.refresh.peakExecutedPerSecond}/s executed${real?.client === 'ioredis' ? '' : `; ceiling ${s.refresh.debounceCeilingPerSecond}/s`})`,
+    `refresh      ${pad(s.refresh.requested, 9)} requested  ${s.refresh.executed} executed  ${s.refresh.coalesced} coalesced  ${s.refresh.debounced} debounced  ${s.refresh.waitAbandoned} abandoned  (peak ${s.refresh.peakRequestsPerSecond}/s requested, ${s.refresh.peakExecutedPerSecond}/s executed${real?.client === 'ioredis' ? '' : `; ceiling ${s.refresh.debounceCeilingPerSecond}/s after a successful refresh${s.refresh.peakExecutedPerSecond > s.refresh.debounceCeilingPerSecond ? ', failed ones retry at once' : ''}`})`,
   );
   lines.push(`latency ms   p50 ${s.latencyMs.p50}  p95 ${s.latencyMs.p95}  p99 ${s.latencyMs.p99}  max ${s.latencyMs.max}`);
   lines.push(`throughput   ${sparkline(s.throughput.series)}  ops/s per second (peak ${Math.max(0, ...s.throughput.series)})`);
