@@ -51,7 +51,8 @@ describe('ambiguous writes on the live playground', () => {
     console.info(`[ambiguous] lost ack at ${t1.toFixed(0)} ms, failover at ${t2.toFixed(0)} ms: ${inFirstSpan} ambiguous writes between them, ${marked.writeAudit?.total} in the session`);
     expect(inFirstSpan, 'more than the list holds, so only the mark makes it exact').toBeGreaterThan(50);
     // the lost-ack card (the older one, listed second) says that count, with no "at least"
-    const lostAckCard = d.evidenceCards().filter({ hasText: /lost acknowledgements/ });
+    // by its title: the failover's card names the lost acks too ("took over from the lost acknowledgements …")
+    const lostAckCard = d.evidenceCards().filter({ has: d.page.locator('h3', { hasText: /^lost acknowledgements/ }) });
     await d.waitForText(lostAckCard, new RegExp(`(?<![\\d,])${inFirstSpan.toLocaleString('en-US')} ambiguous writes, applied but the caller could not know: `));
     for (const text of await d.evidenceCards().allInnerTexts()) expect(text).not.toMatch(/at least \d+ of the session/);
     await d.screenshot('f-two-fault-cards');
