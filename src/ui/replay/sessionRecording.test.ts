@@ -43,12 +43,12 @@ describe('session recording (live → scenario)', () => {
     expect(back.workload).toEqual(preset('steady').workload);
   });
 
-  it("keeps the scenario's own schedule as written, and unmatched faults as they came", () => {
+  it("records the scenario's own faults at the session time they fired (they count from the first Start, so a late Start moves them), and unmatched faults as they came", () => {
     const rec = new SessionRecording(preset('failover'));
     rec.faultSeen(fault(5003, 'failover', 1));
     rec.faultSeen(fault(6000, 'hang', 0));
     expect(rec.toScenarioInput().faults).toEqual([
-      { atMs: 5000, action: 'failover', node: 1 },
+      { atMs: 5003, action: 'failover', node: 1 },
       { atMs: 6000, action: 'hang', node: 0 },
     ]);
   });

@@ -98,7 +98,8 @@ export class SessionRecording {
       const cmd = this.pending.splice(p, 1)[0] as FaultCommand;
       spec = { ...cmd, atMs: Math.round(e.t) };
     } else if (s >= 0) {
-      spec = { ...(this.scheduled.splice(s, 1)[0] as FaultSpec) };
+      // at the moment it really fired: a preset's faults count from the first Start and stand still while paused
+      spec = { ...(this.scheduled.splice(s, 1)[0] as FaultSpec), atMs: Math.round(e.t) };
     } else {
       spec = { atMs: Math.round(e.t), action: e.action };
     }
