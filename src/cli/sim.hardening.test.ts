@@ -391,6 +391,16 @@ describe('paths and text from the user (review of 2026-12-02)', () => {
   );
 
   it(
+    'a stray "--" between the scenario and the flags is skipped (it was "unknown option --")',
+    () => {
+      const r = sim([file('dd.json', TINY), '--', '--json']);
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout).scenario).toBe('tiny');
+    },
+    SLOW,
+  );
+
+  it(
     'a real-engine run refused before it starts leaves an existing --events file as it was',
     () => {
       const keep = join(tmp, 'keep.ndjson');

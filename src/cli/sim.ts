@@ -72,6 +72,8 @@ function parseArgs(raw: readonly string[]): Args {
   const given = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
+    // a second "--" (`npm run sim -- steady -- --json`: npm's own is already gone) separates nothing here
+    if (a === '--') continue;
     const value = (): string => {
       const v = argv[++i];
       if (v === undefined || v === '' || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
