@@ -73,7 +73,7 @@ export function issuesOf(error: z.ZodError, prefix = '', schema?: z.ZodType, inp
         message = message.startsWith('Invalid input')
           ? `must be ${range}; got ${got}`
           : other !== null
-            ? `${message}${new RegExp(`(^|[^\\d.])${other.value.replace(/[.\-+]/g, '\\$&')}(?![\\d.])`).test(message) ? '' : ` (and ${other.text})`}; got ${got}`
+            ? `${message}${namesNumber(message, other.value) ? '' : ` (and ${other.text})`}; got ${got}`
             : /\d/.test(message)
               ? `${message}; got ${got}`
               : `${message} (allowed: ${range.replace(/^a (whole )?number (in )?/, '')}); got ${got}`;
@@ -81,6 +81,11 @@ export function issuesOf(error: z.ZodError, prefix = '', schema?: z.ZodType, inp
     }
     return { path, message };
   });
+}
+
+/** `text` has the number `n` standing alone ("≤ 1000", not the 0 of "0.5" or of "1000") */
+function namesNumber(text: string, n: string): boolean {
+  return new RegExp(`(^|[^\\d.])${n.replace(/[.\-+]/g, '\\$&')}(?![\\d.])`).test(text);
 }
 
 /** for a value out of range: the bound it did not break ("≤ 3600000" for one too small), null when the schema has none */

@@ -62,27 +62,28 @@ export const DEFAULT_CLUSTER_CONFIG: ClusterConfig = {
 /** the most members a cluster may have (cluster.nodes, and the total after scale-outs) */
 export const MAX_CLUSTER_NODES = 32;
 
-const nonNegMs = timeMs();
+/** a cluster time: 0, or 1 µs up to an hour */
+const clusterMs = timeMs();
 
 export const clusterConfigSchema = z
   .strictObject({
     nodes: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(MAX_CLUSTER_NODES, `must be ≤ ${MAX_CLUSTER_NODES}`),
     segments: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(4096, 'must be ≤ 4096'),
     replicas: z.number().int('must be a whole number').min(0, 'must be ≥ 0').max(8, 'must be ≤ 8'),
-    heartbeatMs: nonNegMs.min(1, 'must be ≥ 1 ms'),
-    failureTimeoutMs: nonNegMs,
-    latencyMs: nonNegMs,
-    jitterMs: nonNegMs,
-    getServiceMs: nonNegMs,
-    writeServiceMs: nonNegMs,
-    replicationMs: nonNegMs,
-    mapServiceMs: nonNegMs,
-    mapServicePerSegmentMs: nonNegMs,
-    migrationBaseMs: nonNegMs,
-    migrationMsPerKey: nonNegMs,
+    heartbeatMs: clusterMs.min(1, 'must be ≥ 1 ms'),
+    failureTimeoutMs: clusterMs,
+    latencyMs: clusterMs,
+    jitterMs: clusterMs,
+    getServiceMs: clusterMs,
+    writeServiceMs: clusterMs,
+    replicationMs: clusterMs,
+    mapServiceMs: clusterMs,
+    mapServicePerSegmentMs: clusterMs,
+    migrationBaseMs: clusterMs,
+    migrationMsPerKey: clusterMs,
     migrationConcurrency: z.number().int('must be a whole number').min(1, 'must be ≥ 1').max(64, 'must be ≤ 64'),
-    catchUpBaseMs: nonNegMs,
-    catchUpMsPerKey: nonNegMs,
-    handoffMs: nonNegMs,
+    catchUpBaseMs: clusterMs,
+    catchUpMsPerKey: clusterMs,
+    handoffMs: clusterMs,
   })
   .partial();
