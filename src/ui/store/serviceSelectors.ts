@@ -203,6 +203,8 @@ export interface EvidenceCard {
   readonly facts: readonly string[];
   /** how much the fault hurt, to rank cards (a bad card first, then failed and hit operations) */
   readonly impact: number;
+  /** the earlier fault, still hurting when this one came, whose stalls, retries and failures this card counts from then on */
+  readonly tookOver?: string;
 }
 
 /** what a card is read against besides its fault's record */
@@ -353,12 +355,11 @@ export function selectEvidenceCards(evidence: readonly FaultEvidence[], dismisse
     .filter((e) => !gone.has(e.id))
     .map((e) => {
       const card = selectEvidenceCard(e, ctx, audit === null ? null : ambiguousDuring(audit, e.t, nextFaultAfter(e.t)));
-      // a fault that came while an earlier one still hurt counts from here what that one keeps doing: said first, so
-      // "up to 2,048 ops stalled" on a slow link's card is not read as the slow link's own harm
+      // a fault that came while an earlier one still hurt counts from here what that one keeps doing: the card says so
+      // beside its facts, so "up to 2,048 ops stalled" on a slow link's card is not read as the slow link's own harm
       const before = evidence.find((o) => o.supersededT !== null && o.t < e.t && o.supersededT === e.t && (o.opsHit > 0 || o.stalledPeak > 0 || o.failed > 0 || o.rejected > 0));
       if (before === undefined) return card;
-      const takeover = `took over from the ${describeFault(before)} at ${formatSeconds(before.t)}, still ongoing: from ${formatSeconds(e.t)} its stalls, retries and failures count here`;
-      return { ...card, facts: [takeover, ...card.facts] };
+      return { ...card, tookOver: `the ${describeFault(before)} at ${formatSeconds(before.t)}` };
     })
     .reverse();
 }

@@ -43,7 +43,12 @@ export function EvidenceCards() {
           <article key={c.id} className={`evidence-card ${c.severity}${folded ? ' folded' : ''}`} aria-label={`Evidence: ${c.title}`} data-evidence={c.id}>
             <header>
               <h3>{c.title}</h3>
-              {folded ? <span className="evidence-first">{c.facts[0]}</span> : null}
+              {folded ? (
+                <span className="evidence-first">
+                  {c.facts[0]}
+                  {c.tookOver !== undefined ? <span className="evidence-took"> · took over from {c.tookOver}</span> : null}
+                </span>
+              ) : null}
               <span className="evidence-status">{c.status}</span>
               {(folded && c.facts.length > 1) || opened.includes(c.id) ? (
                 <button type="button" className="btn small ghost" onClick={toggle} aria-expanded={!folded} title={folded ? `Show all ${c.facts.length} facts of this card` : 'Fold this card to one line'}>
@@ -54,6 +59,11 @@ export function EvidenceCards() {
                 ✕
               </button>
             </header>
+            {folded || c.tookOver === undefined ? null : (
+              <p className="evidence-took">
+                Took over from {c.tookOver}, still ongoing when this fault came: from then on its stalls, retries and failures count on this card.
+              </p>
+            )}
             {folded ? null : (
               <ul>
                 {c.facts.map((f) => (
