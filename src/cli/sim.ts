@@ -251,21 +251,23 @@ async function main(): Promise<number> {
     throw e;
   }
   const events = args.events;
+  // the path as errors show it (a path may hold control characters)
+  const shownEvents = escapeControls(events ?? '');
   if (events !== undefined && findPreset(args.target) === undefined && sameFile(events, args.target)) {
-    process.stderr.write(`error: --events ${escapeControls(events)} is the scenario file itself; name another file for the events\n`);
+    process.stderr.write(`error: --events ${shownEvents} is the scenario file itself; name another file for the events\n`);
     return 2;
   }
   if (events !== undefined && isStdout(events)) {
-    process.stderr.write(`error: --events ${escapeControls(events)} is stdout, which carries the ${args.json ? 'JSON summary with --json' : 'summary table'}; name another file for the events\n`);
+    process.stderr.write(`error: --events ${shownEvents} is stdout, which carries the ${args.json ? 'JSON summary with --json' : 'summary table'}; name another file for the events\n`);
     return 2;
   }
   if (events !== undefined && /[/\\]$/.test(events)) {
-    process.stderr.write(`error: --events ${escapeControls(events)} ends with a slash, so it names a directory; name a file\n`);
+    process.stderr.write(`error: --events ${shownEvents} ends with a slash, so it names a directory; name a file\n`);
     return 2;
   }
   // through a symbolic link too: the run renames its file onto the one the link names
   if (events !== undefined && (isInside(SOURCE_DIR, events) || isInside(SOURCE_DIR, replaceableTarget(events) ?? events))) {
-    process.stderr.write(`error: --events ${escapeControls(events)} is inside the project's source tree (${SOURCE_DIR}), where the presets live; name a file elsewhere\n`);
+    process.stderr.write(`error: --events ${shownEvents} is inside the project's source tree (${SOURCE_DIR}), where the presets live; name a file elsewhere\n`);
     return 2;
   }
   const est = estimateRun(scenario);
@@ -290,7 +292,7 @@ async function main(): Promise<number> {
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       rmSync(writePath, { force: true });
-      process.stderr.write(`error: cannot write --events file ${escapeControls(events ?? '')}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
+      process.stderr.write(`error: cannot write --events file ${shownEvents}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
       return false;
     }
   };
@@ -301,7 +303,7 @@ async function main(): Promise<number> {
       fd = openSync(writePath, 'w');
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      process.stderr.write(`error: cannot write --events file ${escapeControls(events)}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
+      process.stderr.write(`error: cannot write --events file ${shownEvents}: ${describeWriteError(err)}${err.code !== undefined ? ` (${err.code})` : ''}\n`);
       return 2;
     }
     const out = fd;
@@ -352,7 +354,7 @@ async function main(): Promise<number> {
         removed = false; // e.g. /proc/version: a "file" that can be neither written nor removed
       }
       const code = e.cause.code !== undefined ? ` (${e.cause.code})` : '';
-      process.stderr.write(`error: cannot write --events file ${escapeControls(events)}: ${describeWriteError(e.cause)}${code}${removed ? '; the incomplete file was removed' : ''}\n`);
+      process.stderr.write(`error: cannot write --events file ${shownEvents}: ${describeWriteError(e.cause)}${code}${removed ? '; the incomplete file was removed' : ''}\n`);
       return 2;
     }
     if (e instanceof NoProgressError) {

@@ -91,10 +91,9 @@ function namesNumber(text: string, n: string): boolean {
 /** for a value out of range: the bound it did not break ("≤ 3600000" for one too small), null when the schema has none */
 function otherBound(schema: z.ZodType, issue: z.core.$ZodIssue): { value: string; text: string } | null {
   if (issue.code !== 'too_small' && issue.code !== 'too_big') return null;
-  const n = schemaAt(schema, issue.path) as { def?: { type?: string }; minValue?: number | null; maxValue?: number | null } | null;
-  if (n?.def?.type !== 'number') return null;
-  const v = issue.code === 'too_small' ? n.maxValue : n.minValue;
-  if (v === null || v === undefined || !Number.isFinite(v) || Math.abs(v) >= Number.MAX_SAFE_INTEGER) return null;
+  const b = numberBoundsAt(schema, issue.path);
+  const v = issue.code === 'too_small' ? b?.hi : b?.lo;
+  if (v === null || v === undefined || Math.abs(v) >= Number.MAX_SAFE_INTEGER) return null;
   return { value: String(v), text: `${issue.code === 'too_small' ? '≤' : '≥'} ${v}` };
 }
 
@@ -106,15 +105,23 @@ export function objectFieldsAt(schema: z.ZodType, path: readonly PropertyKey[]):
 
 /** "a whole number in 1..32" for the number schema at `path` (null when there is none) */
 export function numberRangeAt(schema: z.ZodType, path: readonly PropertyKey[]): string | null {
-  const n = schemaAt(schema, path) as { def?: { type?: string }; minValue?: number | null; maxValue?: number | null; isInt?: boolean } | null;
-  if (n?.def?.type !== 'number') return null;
-  const what = n.isInt ? 'a whole number' : 'a number';
-  const lo = n.minValue !== null && n.minValue !== undefined && Number.isFinite(n.minValue) ? n.minValue : null;
-  const hi = n.maxValue !== null && n.maxValue !== undefined && Number.isFinite(n.maxValue) && Math.abs(n.maxValue) < Number.MAX_SAFE_INTEGER ? n.maxValue : null;
+  const b = numberBoundsAt(schema, path);
+  if (b === null) return null;
+  const { lo, hi } = b;
+  const what = b.isInt ? 'a whole number' : 'a number';
   if (lo !== null && hi !== null) return `${what} in ${lo}..${hi}`;
   if (lo !== null) return `${what} ≥ ${lo}`;
   if (hi !== null) return `${what} ≤ ${hi}`;
   return what;
+}
+
+/** the bounds of the number schema at `path` (null bounds: none, or an upper one beyond the safe integers; null: no number schema there) */
+function numberBoundsAt(schema: z.ZodType, path: readonly PropertyKey[]): { lo: number | null; hi: number | null; isInt: boolean } | null {
+  const n = schemaAt(schema, path) as { def?: { type?: string }; minValue?: number | null; maxValue?: number | null; isInt?: boolean } | null;
+  if (n?.def?.type !== 'number') return null;
+  const lo = n.minValue !== null && n.minValue !== undefined && Number.isFinite(n.minValue) ? n.minValue : null;
+  const hi = n.maxValue !== null && n.maxValue !== undefined && Number.isFinite(n.maxValue) && Math.abs(n.maxValue) < Number.MAX_SAFE_INTEGER ? n.maxValue : null;
+  return { lo, hi, isInt: n.isInt === true };
 }
 
 /** the schema at `path`, through optional / nullable / default wrappers, objects and arrays (null when the path leaves the schema) */
