@@ -79,6 +79,12 @@ const api = {
     peers.set(id, port);
     port.onmessage = (ev: MessageEvent<PeerMessage>) => node?.fromPeer(id, ev.data);
   },
+  /** a peer's worker was terminated (a crash): its connection is reset, so writes stop waiting for its acks */
+  peerGone(id: number): void {
+    peers.get(id)?.close();
+    peers.delete(id);
+    node?.peerGone(id);
+  },
   /** a client connection */
   addClient(port: MessagePort): void {
     clientPort = port;

@@ -142,7 +142,9 @@ export class LiveSession implements PlaygroundControls {
     if (h === undefined) return false;
     h.worker.terminate(); // a real crash: the worker stops
     this.nodes.delete(id);
+    // a crash resets the dead process's connections: the client and every peer hear of it at once
     void this.client.nodeGone(id);
+    for (const other of this.nodes.values()) void other.api.peerGone(id);
     return true;
   }
 

@@ -251,6 +251,29 @@ describe('issue 11 regressions on the live protocol', () => {
   });
 });
 
+describe('a crashed replica on the live protocol', () => {
+  it('stalls no write: the page resets the dead worker’s links, so the owner acknowledges without it at once instead of after the replication timeout', () => {
+    const c = new LiveCluster({ segments: 9 });
+    const key = c.keyIn(0); // segment 0: owner 0, replica 1
+    const replies: { t: number; status: string }[] = [];
+    const t0 = c.sched.now();
+    // in flight at the crash: node 0 applied it and sent it to node 1, which dies before it arrives
+    c.send(0, 'put', key, 'in-flight', (r) => replies.push({ t: c.sched.now() - t0, status: r.status }));
+    c.run(1.5);
+    c.kill(1);
+    c.run(5);
+    // after the crash: node 0 still lists node 1 as the replica until the control plane shrinks the set
+    c.send(0, 'put', key, 'after', (r) => replies.push({ t: c.sched.now() - t0, status: r.status }));
+    c.run(50);
+    expect(replies.map((r) => r.status)).toEqual([KvStatus.Ok, KvStatus.Ok]);
+    expect(Math.max(...replies.map((r) => r.t)), 'ms until both writes are acknowledged').toBeLessThan(20);
+    expect(c.audit.report().ambiguous.total, 'no write the client could not know about').toBe(0);
+    c.run(DETECTION_MS);
+    expect(c.control.state.segment(0)).toMatchObject({ owner: 0, replicas: [] });
+    expect(c.verify().ok).toBe(true);
+  });
+});
+
 describe('Unavailable from a node that knows the owner is gone', () => {
   it('a replica answers a write Unavailable while its owner is down and not yet replaced, and serves it after the promotion', () => {
     const c = new LiveCluster();

@@ -212,6 +212,18 @@ export class LiveNode {
     else if (msg.kind === 'snapshot' && msg.handoff === undefined) this.core.removeReplica(msg.segment, peer);
   }
 
+  /**
+   * A peer's worker is gone (a crash resets its connections, so the other
+   * nodes hear of it at once, as the client does): every write still
+   * waiting for that replica's ack is acknowledged without it and the
+   * replica reported lost — not held for {@link REPLICATION_TIMEOUT_MS}.
+   * (A hung or partitioned peer sends no such reset: its writes wait for the timeout.)
+   */
+  peerGone(peer: NodeId, now: number): void {
+    this.now = now;
+    for (const [id, w] of [...this.repWaits]) if (w.replica === peer) this.replicaLost(id);
+  }
+
   fromPeer(from: NodeId, msg: PeerMessage, now: number): void {
     this.now = now;
     switch (msg.kind) {
@@ -351,6 +363,12 @@ export class LiveNodeShell {
 
   fromControl(msg: ControlToNode): void {
     this.node.fromControl(msg, this.scheduler.now());
+    this.flush();
+  }
+
+  /** a peer's worker is gone: its connection was reset (see {@link LiveNode.peerGone}) */
+  peerGone(peer: NodeId): void {
+    this.node.peerGone(peer, this.scheduler.now());
     this.flush();
   }
 

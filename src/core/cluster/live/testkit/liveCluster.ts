@@ -23,8 +23,8 @@ import type { FaultCommand } from '../../faults';
 import { LiveControl } from '../liveControl';
 import { LiveNodeShell } from '../liveNode';
 
-/** a link's end points: 'c' is the control plane, 'k' the client, a number a node */
-type End = NodeId | 'c' | 'k';
+/** a link's end points: 'c' is the control plane, 'k' the client, 'm' the page's main thread (which kills workers), a number a node */
+type End = NodeId | 'c' | 'k' | 'm';
 
 export interface AckedWrite {
   readonly op: number;
@@ -47,6 +47,8 @@ export class LiveCluster {
   /** the ambiguous-write audit as the client worker runs it: these operations against the nodes' apply notices */
   readonly audit = new ApplyTracker();
   readonly nodes = new Map<NodeId, LiveNodeShell>();
+  /** per node, the peers whose crash it has heard of (their link is closed until they are spawned again) */
+  private readonly closedLinks = new Map<NodeId, Set<NodeId>>();
   /** one-way latency per link, ms (default 1) */
   latency: (from: End, to: End) => number = () => 1;
   /** every write a node acknowledged */
@@ -84,9 +86,13 @@ export class LiveCluster {
   spawn(id: NodeId): LiveNodeShell {
     // a terminated worker posts nothing more (its timers stop with it); what it posted before still arrives
     const alive = (): boolean => this.nodes.get(id) === node;
+    const closed = new Set<NodeId>();
+    this.closedLinks.set(id, closed);
+    for (const other of this.closedLinks.values()) other.delete(id); // a fresh worker: linked to every node again
     const node: LiveNodeShell = new LiveNodeShell(id, this.config, this.sched, {
+      // as the node worker's peer ports: a link to a dead peer takes the message and drops it, until the kill is heard of
       toPeer: (peer, msg) => {
-        if (!alive() || !this.nodes.has(peer)) return false;
+        if (!alive() || !this.closedLinks.has(peer) || closed.has(peer)) return false;
         this.deliver(id, peer, () => this.nodes.get(peer)?.fromPeer(id, msg));
         return true;
       },
@@ -111,9 +117,20 @@ export class LiveCluster {
     return node;
   }
 
-  /** Worker.terminate(): the node's memory is gone, messages to it are dropped */
+  /**
+   * Worker.terminate(): the node's memory is gone, messages to it are
+   * dropped; the page tells the other nodes (`peerGone`, a reset connection)
+   * one main-thread hop later, as the live session does
+   */
   kill(id: NodeId): void {
     this.nodes.delete(id);
+    for (const [other, n] of this.nodes) {
+      this.deliver('m', other, () => {
+        if (this.nodes.get(other) !== n) return;
+        this.closedLinks.get(other)?.add(id);
+        n.peerGone(id);
+      });
+    }
     this.control.fault({ action: 'failover', node: id });
   }
 
