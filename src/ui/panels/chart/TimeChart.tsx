@@ -32,7 +32,7 @@ import { useTimeCursor } from '../timeCursor';
 import { enqueueRedraw } from '../updateQueue';
 import { usePanelVisible } from '../visibility';
 import { formatNumber, tooltipProps } from './format';
-import { blankSignature, dataMax, dataMinPositive, layoutMarkerLabels, logTicks, niceTicks, type PlacedLabel } from './scale';
+import { blankSignature, dataMax, dataMinPositive, groupMarkers, layoutMarkerLabels, logTicks, niceTicks, PART_SEPARATOR, type MarkerGroup, type PlacedLabel } from './scale';
 
 export interface TimeSeries {
   readonly key: string;
@@ -197,6 +197,7 @@ function Overlay({
   yOf,
   markers,
   lineXs,
+  groups,
   placed,
   refs,
   cursorSec,
@@ -210,6 +211,8 @@ function Overlay({
   readonly yOf: (v: number) => number;
   readonly markers: readonly (FaultMarker & { readonly sec: number })[];
   readonly lineXs: readonly number[];
+  /** the labels: one per group of coinciding lines, laid out in `placed` */
+  readonly groups: readonly MarkerGroup[];
   readonly placed: readonly PlacedLabel[];
   readonly refs: readonly HorizontalRef[];
   readonly cursorSec: number | null;
@@ -254,19 +257,22 @@ function Overlay({
           </g>
         );
       })}
-      {markers.map((m, i) => {
-        const x = lineXs[i] as number;
+      {markers.map((m, i) => (
+        <line key={`${i}-${m.t}-${m.action}-${m.node}`} className="fault-marker" data-t={m.t} x1={lineXs[i]} x2={lineXs[i]} y1={plot.top} y2={plot.bottom} stroke={FAULT_STYLE[m.action].color} strokeWidth={1.5} strokeDasharray="4 3" />
+      ))}
+      {groups.map((g, i) => {
         const p = placed[i] as PlacedLabel;
-        const color = FAULT_STYLE[m.action].color;
+        if (!p.shown) return null;
+        const first = markers[g.first] as FaultMarker;
         return (
-          <g key={`${m.t}-${m.action}-${m.node}`} className="fault-marker" data-t={m.t}>
-            <line x1={x} x2={x} y1={plot.top} y2={plot.bottom} stroke={color} strokeWidth={1.5} strokeDasharray="4 3" />
-            {p.shown ? (
-              <text className="marker-label" x={p.x} y={plot.top - 3 - p.lane * LANE_PX} style={{ fill: color }} fontSize={LABEL_FONT_PX} fontWeight={600} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
-                {markerText(m)}
-              </text>
-            ) : null}
-          </g>
+          <text key={`${g.first}-${first.t}`} className="marker-label" data-faults={g.count} x={p.x} y={plot.top - 3 - p.lane * LANE_PX} fontSize={LABEL_FONT_PX} fontWeight={600} paintOrder="stroke" stroke="#111a2e" strokeWidth={3}>
+            {g.parts.map((part, k) => (
+              <tspan key={part.text} style={{ fill: FAULT_STYLE[(markers[part.marker] as FaultMarker).action].color }}>
+                {k > 0 ? PART_SEPARATOR : ''}
+                {part.text}
+              </tspan>
+            ))}
+          </text>
         );
       })}
       {cursorSec !== null ? <Cursor x={xOf(cursorSec)} plot={plot} text={`${cursorSec.toFixed(1)} s`} flip={xOf(cursorSec) > plot.left + (plot.right - plot.left) * 0.85} /> : null}
@@ -411,7 +417,9 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
   const lineXs = useMemo(() => shownMarkers.map((m) => xOf(m.sec)), [shownMarkers, xOf]);
   const spans = usePauseSpans();
   const pauses = useMemo(() => shownPauses(spans, d0, d1, xOf), [spans, d0, d1, xOf]);
-  const placed = useMemo(() => layoutMarkerLabels(shownMarkers.map((m, i) => ({ x: lineXs[i] as number, width: labelWidth(markerText(m)) })), left, width - 1, MAX_LANES), [shownMarkers, lineXs, left, width]);
+  // lines that coincide on screen (two faults at one instant) share one label naming both
+  const groups = useMemo(() => groupMarkers(lineXs, shownMarkers.map(markerText)), [lineXs, shownMarkers]);
+  const placed = useMemo(() => layoutMarkerLabels(groups.map((g) => ({ x: lineXs[g.first] as number, width: labelWidth(g.text) })), left, width - 1, MAX_LANES), [groups, lineXs, left, width]);
   const lanes = placed.reduce((n, p) => (p.shown ? Math.max(n, p.lane + 1) : n), 0);
   const top = 8 + lanes * LANE_PX;
   const bottom = height - X_AXIS_PX;
@@ -442,7 +450,7 @@ function ChartBodyImpl({ rows, series, domain, markers, unit, height = 210, log 
       onPointerEnter={() => setHover(true)} onPointerLeave={() => setHover(false)}>
       <Grid plot={plot} ys={gridYs} labels={gridLabels} width={width} height={height} />
       <SeriesLayer width={width} height={height} data={blank ?? data} margin={margin} xDomain={blank !== null ? BLANK_DOMAIN : xDomain} yDomain={yDomain} log={log} series={series} curve={curve} hover={hover} tooltip={tooltip} />
-      <Overlay plot={plot} width={width} height={height} xTicks={xTicks} xOf={xOf} yOf={yOf} markers={shownMarkers} lineXs={lineXs} placed={placed} refs={refs} cursorSec={shownCursor} pauses={pauses} />
+      <Overlay plot={plot} width={width} height={height} xTicks={xTicks} xOf={xOf} yOf={yOf} markers={shownMarkers} lineXs={lineXs} groups={groups} placed={placed} refs={refs} cursorSec={shownCursor} pauses={pauses} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blankSignature, dataMax, dataMinPositive, layoutMarkerLabels, logTicks, niceStep, niceTicks, stepBucketsFor } from './scale';
+import { blankSignature, dataMax, dataMinPositive, groupMarkers, layoutMarkerLabels, logTicks, niceStep, niceTicks, stepBucketsFor } from './scale';
 
 describe('nice y ticks', () => {
   it('steps by 1, 2 or 5 × 10^k and tops at the first tick at or above the data', () => {
@@ -74,16 +74,41 @@ describe('fault label layout', () => {
     expect(b).toMatchObject({ x: 416, lane: 0, shown: true, right: 476 }); // "Failover r" / "Fallo" no more
   });
 
-  it('stacks labels that would touch into lanes and leaves a label out when every lane is taken', () => {
+  it('stacks labels that would touch into lanes, the newest first, and leaves the oldest out when every lane is taken', () => {
     const items = [0, 10, 20, 30, 200].map((d) => ({ x: 100 + d, width: 70 }));
     const placed = layoutMarkerLabels(items, 50, 600, 3);
-    expect(placed.map((p) => (p.shown ? p.lane : -1))).toEqual([0, 1, 2, -1, 0]);
+    expect(placed.map((p) => (p.shown ? p.lane : -1))).toEqual([-1, 2, 1, 0, 0]);
     const shown = placed.filter((p) => p.shown);
     for (const p of shown) {
       expect(p.left).toBeGreaterThanOrEqual(50);
       expect(p.right).toBeLessThanOrEqual(600);
     }
     for (let i = 0; i < shown.length; i++) for (let j = i + 1; j < shown.length; j++) expect(overlaps(shown[i] as never, shown[j] as never)).toBe(false);
+  });
+
+  it('gives lines that coincide on screen one label naming every fault, repeats counted', () => {
+    const groups = groupMarkers([100, 101.5, 103, 140, 200, 200, 202.9, 206], ['Scale out', 'Scale out', 'Failover n1', 'Failback n1', 'Hang n2', 'Scale out', 'Hang n2', 'Resume n2']);
+    expect(groups.map((g) => [g.first, g.count, g.text])).toEqual([
+      [0, 3, 'Scale out ×2 + Failover n1'],
+      [3, 1, 'Failback n1'],
+      [4, 3, 'Hang n2 ×2 + Scale out'],
+      [7, 1, 'Resume n2'],
+    ]);
+    // each part keeps a marker of its kind (for its colour); every marker is in exactly one group
+    expect(groups[0]?.parts).toEqual([
+      { text: 'Scale out ×2', marker: 0 },
+      { text: 'Failover n1', marker: 2 },
+    ]);
+    expect(groups.reduce((n, g) => n + g.count, 0)).toBe(8);
+    expect(groupMarkers([], [])).toEqual([]);
+  });
+
+  it("keeps the newest label at the right edge, ending at its line, and moves older ones to other lanes", () => {
+    // a live chart: four faults, the last one just pressed at the plot's right edge (no room right of it)
+    const items = [121, 150, 184, 218].map((x) => ({ x, width: 90 }));
+    const placed = layoutMarkerLabels(items, 52, 300, 3);
+    expect(placed[3]).toMatchObject({ shown: true, lane: 0, right: 214 }); // ends 4 px left of its line
+    for (const [i, p] of placed.entries()) if (p.shown) expect(p.right <= (items[i]?.x ?? 0) || p.left >= (items[i]?.x ?? 0), `label ${i} across its own line`).toBe(true);
   });
 
   it('never overlaps on random marker sets', () => {

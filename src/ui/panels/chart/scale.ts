@@ -1,8 +1,9 @@
 /**
  * Pure helpers behind every time chart: nice y ticks that cover the data,
  * how many buckets one drawn step holds (decimation to the chart's pixels),
- * and where fault-marker labels go so none overlaps another or leaves the
- * chart. Pure and unit-tested (`scale.test.ts`); `TimeChart` only draws.
+ * which fault lines share a label (they coincide on screen), and where
+ * fault-marker labels go so none overlaps another or leaves the chart.
+ * Pure and unit-tested (`scale.test.ts`); `TimeChart` only draws.
  */
 
 /** y ticks from 0: a nice step (1, 2 or 5 × 10^k) and a top that covers `max` */
@@ -115,6 +116,50 @@ export function stepBucketsFor(windowBuckets: number, minBuckets = 1, maxSteps =
   return Math.max(1, Math.ceil(minBuckets), Math.ceil(Math.max(0, windowBuckets) / Math.max(1, maxSteps)));
 }
 
+/** lines closer than this (px) read as one line: their faults share one label */
+export const SAME_LINE_PX = 3;
+
+/** one label for the fault lines that coincide on screen */
+export interface MarkerGroup {
+  /** index of the group's first marker (its line carries the label) */
+  readonly first: number;
+  /** markers in the group */
+  readonly count: number;
+  /** the label's parts, one per distinct text ("Scale out ×2"), each with the index of a marker that has it (for its colour) */
+  readonly parts: readonly { readonly text: string; readonly marker: number }[];
+  /** the whole label: the parts joined by {@link PART_SEPARATOR} */
+  readonly text: string;
+}
+
+export const PART_SEPARATOR = ' + ';
+
+/**
+ * Groups markers (in time order, at px `xs`) whose lines fall within
+ * {@link SAME_LINE_PX} of the group's first line, so two faults at one
+ * instant get one label naming both ("Failover n1 + Scale out", "Scale out
+ * ×2") instead of two labels stacked over one line, or none once the lanes
+ * are full.
+ */
+export function groupMarkers(xs: readonly number[], texts: readonly string[], samePx = SAME_LINE_PX): MarkerGroup[] {
+  const out: MarkerGroup[] = [];
+  for (let i = 0; i < xs.length; ) {
+    const x0 = xs[i] as number;
+    let j = i + 1;
+    while (j < xs.length && (xs[j] as number) - x0 <= samePx) j++;
+    const seen = new Map<string, { marker: number; n: number }>();
+    for (let k = i; k < j; k++) {
+      const t = texts[k] as string;
+      const had = seen.get(t);
+      if (had === undefined) seen.set(t, { marker: k, n: 1 });
+      else had.n++;
+    }
+    const parts = [...seen].map(([t, { marker, n }]) => ({ text: n > 1 ? `${t} ×${n}` : t, marker }));
+    out.push({ first: i, count: j - i, parts, text: parts.map((p) => p.text).join(PART_SEPARATOR) });
+    i = j;
+  }
+  return out;
+}
+
 /** a fault marker's label, laid out */
 export interface PlacedLabel {
   /** x of the text's start, px in the chart's SVG */
@@ -134,28 +179,37 @@ const GAP = 6;
 
 /**
  * Places each marker's label (markers in time order) beside its line inside
- * [plotLeft, chartRight]: to the right of the line if it fits, else to the
- * left; in the first lane where it does not touch the previous label; when
- * every lane is taken the label is left out (`shown: false`), never drawn
- * over another or cut at an edge.
+ * [plotLeft, chartRight], the newest first (in a live chart the fault just
+ * pressed sits at the right edge, and its label matters most): to the right
+ * of the line, else ending at the line, in the top lane where it touches no
+ * label already placed (right of the line in any lane beats left of it).
+ * When no lane has room the label is left out (`shown: false`) — an older
+ * one first — never drawn over another, across its own line or cut at an
+ * edge (a label wider than the room on both sides starts at the plot's left).
  */
 export function layoutMarkerLabels(items: readonly { readonly x: number; readonly width: number }[], plotLeft: number, chartRight: number, maxLanes = 3): PlacedLabel[] {
-  const laneEnd: number[] = [];
-  return items.map(({ x, width }) => {
-    const rightSide = x + PAD + width <= chartRight;
-    let left = rightSide ? x + PAD : x - PAD - width;
-    if (left < plotLeft) left = plotLeft;
-    const right = left + width;
-    const fits = right <= chartRight;
-    let lane = -1;
-    if (fits)
-      for (let l = 0; l < maxLanes; l++)
-        if ((laneEnd[l] ?? -Infinity) + GAP <= left) {
-          lane = l;
-          break;
-        }
-    if (lane < 0) return { x: left, lane: 0, shown: false, left, right };
-    laneEnd[lane] = right;
-    return { x: left, lane, shown: true, left, right };
-  });
+  const lanes: { left: number; right: number }[][] = Array.from({ length: maxLanes }, () => []);
+  const free = (lane: number, left: number, right: number) => lanes[lane]!.every((o) => right + GAP <= o.left || o.right + GAP <= left);
+  const out: PlacedLabel[] = new Array(items.length);
+  for (let i = items.length - 1; i >= 0; i--) {
+    const { x, width } = items[i]!;
+    const candidates: number[] = [];
+    if (x + PAD + width <= chartRight) candidates.push(x + PAD);
+    if (x - PAD - width >= plotLeft) candidates.push(x - PAD - width);
+    if (candidates.length === 0 && plotLeft + width <= chartRight) candidates.push(plotLeft);
+    let placed: PlacedLabel | null = null;
+    for (const left of candidates) {
+      const right = left + width;
+      for (let l = 0; l < maxLanes && placed === null; l++) if (free(l, left, right)) placed = { x: left, lane: l, shown: true, left, right };
+      if (placed !== null) break;
+    }
+    if (placed === null) {
+      const left = candidates[0] ?? plotLeft;
+      out[i] = { x: left, lane: 0, shown: false, left, right: left + width };
+      continue;
+    }
+    lanes[placed.lane]!.push({ left: placed.left, right: placed.right });
+    out[i] = placed;
+  }
+  return out;
 }
