@@ -79,6 +79,16 @@ describe('failover', () => {
     expect(refresh.executed).toBeLessThan(refresh.requested);
     expect(selectInvariantRows(recovered.invariants).verdict).toBe('ok');
 
+    // a plain failover leaves (almost) no write whose outcome the client could not know, as in the headless
+    // engine (0 for the same fault): the survivors drop the dead replica at once instead of waiting 1 s for
+    // its acknowledgement, which outlasted the client's attempt timeout (≈ 500 writes applied twice or
+    // failing on their own condition before). A write the killed worker applied but never answered can
+    // still be ambiguous: a handful at most.
+    const audit = recovered.writeAudit;
+    console.info(`[failover] write audit: ${audit?.audited} writes audited, ${audit?.total} ambiguous ${JSON.stringify(audit?.byCase)}`);
+    expect(audit?.audited ?? 0, 'writes audited').toBeGreaterThan(1_000);
+    expect(audit?.total ?? Infinity, `ambiguous writes after a plain failover: ${JSON.stringify(audit?.byCase)}`).toBeLessThanOrEqual(10);
+
     // the DOM tells the same story
     await d.waitForText(d.invariantsBadge(), /^bounds kept$/);
     await d.waitForText(d.panel('Attempt statuses').locator('.legend'), /NodeUnavailable|Socket|Timeout/);
