@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { keyspaceUnit, selectThroughputByOutcome, selectThroughputSplit } from '../store/selectors';
+import { keyspaceUnit, selectNoHealthySince, selectThroughputByOutcome, selectThroughputSplit } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { OUTCOME_STYLE, SPLIT_STYLE } from '../theme/statusColors';
 import { ChartFrame, SubChart } from './chart/ChartFrame';
@@ -15,6 +15,9 @@ export function ThroughputPanel() {
   const series = useMemo(() => outcomeSeries(byOutcome.keys, 'area', 'ops'), [byOutcome.keys]);
   // a real Redis Cluster's unit is the hash slot (16,384 of them), not the scenario's segment
   const unit = useDashboard((s) => keyspaceUnit(s.cluster));
+  // the affected set only grows: once faults have named every segment the healthy line ends, and says why
+  const noHealthy = useMemo(() => selectNoHealthySince(snap), [snap]);
+  const note = noHealthy === null ? null : `no healthy ${unit} since ${(noHealthy / 1000).toFixed(1)} s: faults have named every one, so the healthy line ends there (Reset starts afresh)`;
   return (
     <ChartFrame
       title="Throughput"
@@ -27,7 +30,7 @@ export function ThroughputPanel() {
         <SubChart title="By final outcome (stacked)" units="ops/s">
           <TimeChart rows={byOutcome.rows} series={series} domain={domain} markers={markers} unit="ops/s" />
         </SubChart>
-        <SubChart title={`Served: healthy vs affected, per ${unit}`} units={`ops/s per ${unit}`}>
+        <SubChart title={`Served: healthy vs affected, per ${unit}`} units={`ops/s per ${unit}`} note={note}>
           <TimeChart rows={split} series={SPLIT_SERIES} domain={domain} markers={markers} unit={`ops/s per ${unit}`} />
         </SubChart>
       </div>

@@ -24,11 +24,13 @@ import {
   selectStaleCount,
   selectThroughputByOutcome,
   selectThroughputSplit,
+  selectNoHealthySince,
   keyspaceText,
   keyspaceUnit,
   selectTimeDomain,
 } from './selectors';
 import { retriedOp, steadyOps } from './testEvents';
+import type { ZarisEvent } from '../../core/telemetry/events';
 
 function snapOf(events: ReturnType<typeof retriedOp>) {
   const store = createDashboardStore();
@@ -50,6 +52,18 @@ describe('time-series selectors', () => {
     expect(selectTimeDomain(snap)).toEqual([0, 2.5]);
     // per segment (all on segment 0 here); no segment is affected before a fault, so that side has no value
     expect(selectThroughputSplit(snap)[0]).toEqual({ t: 0, healthy: 100, affected: null });
+  });
+
+  it('says since when no segment is healthy: faults have named every one, so the healthy line ends', () => {
+    const healthy = snapOf([...steadyOps(200, 0, 10, 1), ...steadyOps(1, 2_500, 1, 999)]);
+    expect(selectNoHealthySince(healthy)).toBeNull(); // no fault: every segment healthy
+    const fault: ZarisEvent = { t: 1_230, type: 'fault', action: 'failover', node: 1, segments: [0] };
+    const named = snapOf([...steadyOps(100, 0, 10, 1), fault, ...steadyOps(100, 1_240, 10, 200), ...steadyOps(1, 2_500, 1, 999)]);
+    expect(selectNoHealthySince(named)).toBe(1_200); // the fault's 100 ms bucket: segment 0 was the only one known
+    expect(selectThroughputSplit(named).at(-2)).toMatchObject({ healthy: null });
+    // a fault naming some segments only leaves a healthy side
+    const some: ZarisEvent = { t: 1_230, type: 'fault', action: 'failover', node: 1, segments: [5] };
+    expect(selectNoHealthySince(snapOf([...steadyOps(100, 0, 10, 1), some, ...steadyOps(100, 1_240, 10, 200), ...steadyOps(1, 2_500, 1, 999)]))).toBeNull();
   });
 
   it('draws no served rate before the first operation: the boot before Start is not an outage at 0 ops/s', () => {

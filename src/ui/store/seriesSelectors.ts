@@ -170,6 +170,20 @@ export function selectThroughputSplit(snap: TelemetrySnapshot, steps: Steps = sn
 }
 
 /**
+ * Since when (ms) the window's last bucket has no healthy segment left — every segment named by a
+ * fault so far, so the split's healthy line ends there for the rest of the session (the set only
+ * grows until Reset) — or null while some segment is healthy, or before any fault.
+ */
+export function selectNoHealthySince(snap: TelemetrySnapshot): number | null {
+  const w = snap.window;
+  const at = (b: number, k: number) => w.cols.segments[b * 2 + k] as number;
+  let b = w.length - 1;
+  if (b < 0 || at(b, 0) > 0 || at(b, 1) === 0) return null;
+  while (b > 0 && at(b - 1, 0) === 0 && at(b - 1, 1) > 0) b--;
+  return (w.firstBucket + b) * snap.bucketMs;
+}
+
+/**
  * In a window that begins at the session's start: the first bucket in which an operation was in
  * flight or ended (the window's length if none). The buckets before it are the cluster booting
  * before Start: nothing was asked, so a rate there is no measurement (a line at 0 would read as an

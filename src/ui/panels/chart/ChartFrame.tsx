@@ -61,7 +61,7 @@ export function Legend({ items }: { items: readonly SeriesStyle[] }) {
 }
 
 /** a chart's caption inside a multi-chart panel */
-export function SubChart({ title, units, children }: { title: string; units?: string; children: ReactNode }) {
+export function SubChart({ title, units, note, children }: { title: string; units?: string; note?: string | null; children: ReactNode }) {
   return (
     <figure className="subchart">
       <figcaption>
@@ -69,6 +69,8 @@ export function SubChart({ title, units, children }: { title: string; units?: st
         {units ? <span className="units">{units}</span> : null}
       </figcaption>
       {children}
+      {/* under the chart, so the plots of charts side by side stay level */}
+      {note ? <p className="subchart-note">{note}</p> : null}
     </figure>
   );
 }
