@@ -255,6 +255,13 @@ describe('synchronous replication', () => {
     expect(reply.status).toBe(KvStatus.Ok); // the write is acknowledged with the remaining replica
     expect(st.store(2, SEG).has('k')).toBe(false);
     expect(st.store(1, SEG).get('k')).toEqual({ value: 'x', version: 1 });
+    if (status === 'hung') {
+      // nothing tells the owner a hung replica is gone: the write waits for its ack (the network holds the
+      // acknowledgement for REPLICATION_TIMEOUT_MS), and only the timeout takes it out of the set
+      expect(st.unacked).toEqual([2]);
+      expect(st.control.segment(SEG).replicas).toEqual([1, 2]);
+      st.replicaAckTimedOut(SEG, 2);
+    } else expect(st.unacked).toEqual([]); // a crash resets the connection: out at once
     expect(st.control.segment(SEG).replicas).toEqual([1]);
     // an ISR-like shrink: the epoch counts ownership changes (the crash's one
     // topology change comes at detection), but the served map shows it

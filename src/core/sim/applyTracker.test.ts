@@ -4,6 +4,7 @@ import { ApplyTracker, classifyWrite, guardOf, safeAnswerOf, MAX_LISTED } from '
 import { runScenario } from './runScenario';
 import { loadScenario } from './scenario';
 import { Recorder } from './testkit/recorder';
+import { REPLICATION_TIMEOUT_MS } from '../cluster/replicaSet';
 
 const start = (op: number, cond?: OpStartEvent['cond'], kind: OpStartEvent['kind'] = 'put'): OpStartEvent => ({
   t: 0,
@@ -219,6 +220,43 @@ describe('the audit on runs with lost acknowledgements', () => {
     expect(a.casOwnWriteFound + a.casIncrementedAgain).toBeLessThanOrEqual(a.byCase.ownConflict);
     expect(summary.workload.casOwnWriteFound).toBe(a.casOwnWriteFound);
     expect(summary.writes.duplicateOps).toBe(a.byCase.appliedTwice);
+  });
+});
+
+/** node 1 — the replica of node 0's segments — hangs at 1 s for 2 s; plain puts only */
+function replicaHang(client: Record<string, unknown>) {
+  const scenario = loadScenario(
+    {
+      name: 'replica-hang',
+      seed: 5,
+      durationMs: 4000,
+      cluster: { nodes: 3, segments: 16, replicas: 1 },
+      client,
+      workload: { concurrency: 32, keys: 200, mix: { get: 0.2, put: 0.8 } },
+      faults: [{ atMs: 1000, action: 'hang', node: 1, durationMs: 2000 }],
+    },
+    'test',
+    {},
+  );
+  const rec = new Recorder();
+  return { ...runScenario(scenario, { sinks: [rec] }), rec };
+}
+
+describe('a hung replica: the owner waits REPLICATION_TIMEOUT_MS for its ack, as a live owner does', () => {
+  it("holds the writes it catches that long, then acknowledges them without it — inside the client's 1 s attempt timeout, so none is ambiguous", () => {
+    const { summary, rec } = replicaHang({});
+    // writes on node 0's segments that committed just after the hang waited out the ack timeout …
+    const slow = rec.events.filter((e) => e.type === 'op.end' && e.status === 'Ok' && e.attempts === 1 && e.latencyMs >= REPLICATION_TIMEOUT_MS && e.t < 1000 + 2 * REPLICATION_TIMEOUT_MS);
+    expect(slow.length).toBeGreaterThan(5);
+    // … and were acknowledged, not retried: the owner gave up on the replica before the client gave up on the owner
+    expect(summary.writes.ambiguous.total).toBe(0);
+    expect(summary.invariants.ok).toBe(true);
+  });
+
+  it('with an attempt timeout below it, the client gives up first and retries: those writes apply twice (before, a hung replica was skipped at once and none was)', () => {
+    const { summary } = replicaHang({ attemptTimeoutMs: REPLICATION_TIMEOUT_MS / 2 });
+    expect(summary.writes.ambiguous.byCase.appliedTwice).toBeGreaterThan(5);
+    expect(summary.invariants.ok).toBe(true);
   });
 });
 

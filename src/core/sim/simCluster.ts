@@ -83,9 +83,19 @@ export class SimCluster {
   }
 
   /**
+   * The hung replicas the last committed write could not reach: their acks
+   * will not come, so the shell holds the write's acknowledgement for
+   * `REPLICATION_TIMEOUT_MS` and then calls {@link replicaAckTimedOut}, as a
+   * live owner does (`replicaSet.ts`). Empty after a write every replica got.
+   */
+  readonly unacked: NodeId[] = [];
+
+  /**
    * Node `node` (serving) answers one data request: the routing decision and
    * the owner's evaluation (`dataPath.ts`); a write is applied to the owner
-   * and, synchronously, to every serving replica (simulation).
+   * and, synchronously, to every serving replica (simulation). A crashed
+   * replica leaves the replica set at once (its connection is reset); a hung
+   * one stays in it until its ack times out ({@link unacked}).
    */
   serve(node: NodeId, req: DataRequest, onApply?: ApplyListener): DataReply {
     const st = this.control;
@@ -98,13 +108,20 @@ export class SimCluster {
     (own.stores[req.segment] as SegmentStore).set(req.key, entry);
     const seg = st.segment(req.segment);
     let shrunk = false;
+    this.unacked.length = 0;
     for (const r of seg.replicas) {
       if (st.isServing(r)) this.store(r, req.segment).set(req.key, entry);
+      else if (st.node(r).status === 'hung') this.unacked.push(r);
       else shrunk = true;
     }
-    // a replica that missed the write leaves the replica set (replicaSet.ts)
-    if (shrunk) leaveReplicaSet(st, req.segment, (r) => !st.isServing(r));
+    // a crashed replica that missed the write leaves the replica set now (replicaSet.ts)
+    if (shrunk) leaveReplicaSet(st, req.segment, (r) => !st.isServing(r) && st.node(r).status !== 'hung');
     onApply?.(req.op, req.key, entry.version);
     return { status: KvStatus.Ok, version: entry.version };
+  }
+
+  /** a write's ack from `replica` did not come in time: it missed the write and leaves `segment`'s replica set (`replicaSet.ts`) */
+  replicaAckTimedOut(segment: number, replica: NodeId): void {
+    leaveReplicaSet(this.control, segment, (r) => r === replica);
   }
 }

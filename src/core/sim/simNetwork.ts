@@ -10,6 +10,7 @@
 import { TransportFailure, type Transport, type TransportOutcome } from '../client/transport';
 import type { NodeInfo } from '../cluster/controlState';
 import { linkLatencyMs, replyFate, requestLost } from '../cluster/linkFaults';
+import { REPLICATION_TIMEOUT_MS } from '../cluster/replicaSet';
 import type { NodeId } from '../domain/clusterMap';
 import type { NodeReply, NodeRequest } from '../domain/protocol';
 import { KvStatus, TransportErrorCode } from '../domain/status';
@@ -62,6 +63,8 @@ function answerFlight(f: Flight): void {
 export class SimNetwork implements Transport {
   /** per node: arrival time of the last request on the client→node link (FIFO) */
   private readonly linkIn: number[] = [];
+  /** `segment:replica` pairs whose lost ack is being waited out (one removal timer each) */
+  private readonly ackTimeouts = new Set<string>();
   /** requests sent, for benchmarks */
   sent = 0;
 
@@ -136,7 +139,7 @@ export class SimNetwork implements Transport {
     } else {
       reply = this.cluster.serve(node.id, req, this.onApply);
       committed = req.kind !== 'get' && reply.status === KvStatus.Ok;
-      if (committed) extra = this.cluster.config.replicationMs;
+      if (committed) extra = this.cluster.unacked.length === 0 ? this.cluster.config.replicationMs : this.awaitLostAcks(req.segment, now);
     }
     const fate = replyFate(sim.link, now, committed, this.rng);
     if (fate === 'lost') {
@@ -147,6 +150,25 @@ export class SimNetwork implements Transport {
     if (timedOut) return;
     f.reply = reply;
     this.deliver(now + extra + this.oneWay(sim), f, fate === 'garbled' ? GARBLED : f);
+  }
+
+  /**
+   * The write just committed waits for acks that will not come (hung
+   * replicas, `SimCluster.unacked`): it is acknowledged after
+   * REPLICATION_TIMEOUT_MS, when the first such timeout per replica also
+   * takes the replica out of the segment's set. Returns the wait, ms.
+   */
+  private awaitLostAcks(segment: number, now: number): number {
+    for (const r of this.cluster.unacked) {
+      const key = `${segment}:${r}`;
+      if (this.ackTimeouts.has(key)) continue;
+      this.ackTimeouts.add(key);
+      this.scheduler.at(now + REPLICATION_TIMEOUT_MS, () => {
+        this.ackTimeouts.delete(key);
+        this.cluster.replicaAckTimedOut(segment, r);
+      });
+    }
+    return REPLICATION_TIMEOUT_MS;
   }
 
   /** the answer reaches the client at `at`, or the client times out first */

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLUSTER_CONFIG } from '../clusterConfig';
 import type { NodeView } from '../nodeCore';
-import { LiveNode, REPLICATION_TIMEOUT_MS, type NodeOutput } from './liveNode';
+import { REPLICATION_TIMEOUT_MS } from '../replicaSet';
+import { LiveNode, type NodeOutput } from './liveNode';
 
 const CONFIG = { ...DEFAULT_CLUSTER_CONFIG, nodes: 3, segments: 6, replicas: 1 };
 const VIEW: NodeView = {

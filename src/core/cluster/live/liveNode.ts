@@ -17,15 +17,8 @@ import type { Scheduler } from '../../time/scheduler';
 import type { ClusterConfig } from '../clusterConfig';
 import { createLinkFaults, applyLinkFault, type LinkFaults } from '../linkFaults';
 import { NodeCore, type ReplicationPlan } from '../nodeCore';
+import { REPLICATION_TIMEOUT_MS } from '../replicaSet';
 import type { ControlToNode, DiskWrite, NodeToControl, PeerMessage } from './protocol';
-
-/**
- * ms a write waits for a replica's ack before the replica is reported lost
- * (it then leaves the replica set until a failback). Generous: on a loaded
- * 2-core machine a busy worker can stall for hundreds of ms, and a replica
- * dropped by mistake turns the next failover of its owner into Unavailable.
- */
-export const REPLICATION_TIMEOUT_MS = 1_000;
 
 /** a timer the node set; handed back through {@link LiveNode.fire} */
 export type NodeTimer = { readonly kind: 'flushDisk' } | { readonly kind: 'replicationTimeout'; readonly id: number };
