@@ -57,4 +57,19 @@ describe('ambiguous writes on the live playground', () => {
     for (const text of await d.evidenceCards().allInnerTexts()) expect(text).not.toMatch(/at least \d+ of the session/);
     await d.screenshot('f-two-fault-cards');
   });
+
+  it("a hung replica makes writes slow, not ambiguous: its owner gives up on the ack (900 ms) before the client's attempt timeout (1 s), as in the engine", async () => {
+    const d = await lab.open();
+    const started = await d.start();
+    await d.waitForStore((s) => s.totals.lastT >= started.totals.lastT + 2_000, 30_000, '2 s of traffic');
+    // node 1 is the replica of node 0's segments (and owns its own: those time out, unapplied)
+    const hung = await d.fault('hang', 1);
+    const tHang = hung.faultMarkers.at(-1)?.t as number;
+    const after = await d.waitForStore((s) => s.totals.lastT >= tHang + 3_000, 30_000, '3 s after the hang');
+    const audit = after.writeAudit;
+    console.info(`[ambiguous] replica hang: ${audit?.audited} writes audited, ${audit?.total} ambiguous ${JSON.stringify(audit?.byCase)}`);
+    expect(audit?.audited ?? 0).toBeGreaterThan(1_000);
+    // with the two timeouts equal (1 s each) 60-233 such writes were applied twice or failed on their own condition
+    expect(audit?.total ?? Infinity, `ambiguous writes after a replica hang: ${JSON.stringify(audit?.byCase)}`).toBeLessThanOrEqual(10);
+  });
 });
