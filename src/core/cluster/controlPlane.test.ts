@@ -267,10 +267,17 @@ describe('scale-out', () => {
 
   it('each planned segment migrates (writes answer Migrating) for migrationBaseMs + keys × migrationMsPerKey, then the new node owns it, the old replica stays and the old owner answers Moved', () => {
     const cfg = { migrationBaseMs: 200, migrationMsPerKey: 0.5 };
-    const { cluster, state, sched, rec, at } = setup(cfg);
-    for (let s = 0; s < 8; s++) fill(cluster, s, (s + 1) * 10);
-    const before = state.segments.map((s) => ({ ...s, replicas: [...s.replicas] }));
-    at(1000, { action: 'scaleOut' });
+    // the same scale-out each time (deterministic): one run per planned segment, so following one
+    // segment's move in time never runs past a moment of the other's
+    const scaledOut = () => {
+      const r = setup(cfg);
+      for (let s = 0; s < 8; s++) fill(r.cluster, s, (s + 1) * 10);
+      const before = r.state.segments.map((s) => ({ ...s, replicas: [...s.replicas] }));
+      r.at(1000, { action: 'scaleOut' });
+      return { ...r, before };
+    };
+    const first = scaledOut();
+    const { state, rec, before } = first;
     const joiner = 3;
     expect(state.nodes).toHaveLength(4);
     expect(state.node(joiner).status).toBe('joining');
@@ -280,7 +287,10 @@ describe('scale-out', () => {
     const plan = rec.of('fault')[0]?.segments ?? [];
     expect(plan).toHaveLength(2);
 
-    for (const s of plan) {
+    let last = first;
+    for (const [k, s] of plan.entries()) {
+      last = k === 0 ? first : scaledOut();
+      const { cluster, state, sched, rec } = last;
       const start = rec.topology('migrationStart').find((e) => e.segments.includes(s));
       expect(start).toBeDefined();
       const t0 = (start as { t: number }).t;
@@ -295,13 +305,15 @@ describe('scale-out', () => {
       expect(ask(cluster, source, s, 'get', `k${s}.0`).status).toBe(KvStatus.Ok);
       expect(ask(cluster, joiner, s, 'get').status).toBe(KvStatus.Moved);
       // at the end of the window the source is fenced (OwnershipChanging, reads too) while its final
-      // state travels (one replication round trip); then ownership flips
+      // state travels (a replication round trip plus its keys' copy time); then ownership flips
       sched.advanceTo(t0 + window);
       expect(state.segment(s)).toMatchObject({ phase: 'migrating', owner: source });
       expect(cluster.node(source).fenced[s]).toBe(1);
       expect(ask(cluster, source, s, 'put').status).toBe(KvStatus.OwnershipChanging);
       expect(ask(cluster, source, s, 'get', `k${s}.0`).status).toBe(KvStatus.OwnershipChanging);
-      const rt = DEFAULT_CLUSTER_CONFIG.replicationMs;
+      const rt = DEFAULT_CLUSTER_CONFIG.replicationMs + cluster.keyCount(source, s) * DEFAULT_CLUSTER_CONFIG.migrationMsPerKey;
+      sched.advanceTo(t0 + window + rt - 0.001);
+      expect(cluster.node(source).fenced[s]).toBe(1);
       sched.advanceTo(t0 + window + rt);
       const end = rec.topology('migrationEnd').find((e) => e.segments.includes(s));
       expect(end?.t).toBe(t0 + window + rt);
@@ -319,12 +331,12 @@ describe('scale-out', () => {
       expect(ask(cluster, replica, s, 'get', `k${s}.1`).status).toBe(KvStatus.Ok);
       expect(ask(cluster, other, s, 'get').status).toBe(KvStatus.Moved);
     }
-    sched.runUntilIdle();
-    expect(state.node(joiner).status).toBe('up');
+    last.sched.runUntilIdle();
+    expect(last.state.node(joiner).status).toBe('up');
     // one epoch for the join, one per migrated segment
-    expect(state.epoch).toBe(2 + plan.length);
+    expect(last.state.epoch).toBe(2 + plan.length);
     // untouched segments keep their owners
-    for (let s = 0; s < 8; s++) if (!plan.includes(s)) expect(state.segment(s).owner).toBe(before[s]?.owner);
+    for (let s = 0; s < 8; s++) if (!plan.includes(s)) expect(last.state.segment(s).owner).toBe(before[s]?.owner);
   });
 
   it('a segment whose replica was lost keeps the old owner as its replica (it is the only other copy)', () => {
@@ -429,7 +441,8 @@ describe('failback', () => {
       expect(state.segment(s)).toMatchObject({ owner: 0, replicas: [1], phase: 'stable' });
       expect(cluster.store(1, s)).toEqual(cluster.store(0, s));
     }
-    // the former owner (node 2) is fenced while its final state travels (one replication round trip)
+    // the former owner (node 2) is fenced while its final states travel (a replication round trip plus
+    // each segment's keys' copy time); ownership flips when the last has arrived
     expect(rec.topology('handoffStart')).toEqual([]);
     for (const s of [1, 4, 7]) {
       expect(state.segment(s)).toMatchObject({ owner: 2, phase: 'transitioning' });
@@ -437,7 +450,9 @@ describe('failback', () => {
       expect(ask(cluster, 2, s, 'put').status).toBe(KvStatus.OwnershipChanging);
       expect(ask(cluster, 2, s, 'get').status).toBe(KvStatus.OwnershipChanging);
     }
-    const rt = DEFAULT_CLUSTER_CONFIG.replicationMs;
+    const rt = DEFAULT_CLUSTER_CONFIG.replicationMs + Math.max(...[1, 4, 7].map((s) => cluster.keyCount(2, s))) * DEFAULT_CLUSTER_CONFIG.migrationMsPerKey;
+    sched.advanceTo(6000 + catchUp + rt - 0.001);
+    expect(rec.topology('handoffStart')).toEqual([]);
     sched.advanceTo(6000 + catchUp + rt);
     expect(rec.topology('handoffStart')).toMatchObject([{ t: 6000 + catchUp + rt, node: 1, segments: [1, 4, 7], epoch: epoch + 2 }]);
     expect(state.node(1).status).toBe('up');

@@ -4,11 +4,16 @@
  * commands carried out on the simulated nodes (`simCluster.ts`):
  *
  * - a catch-up copy is a copy of the source's store;
- * - a handoff's fence marks the old owner fenced; its final state reaches
- *   the new owner one replication round trip later (`replicationMs`) and the
- *   new owner reports it caught up — unless the old owner crashed, hung or
- *   restarted meanwhile, in which case it never sent it (the core has
- *   abandoned that move already: `cluster/handoff.ts`);
+ * - a handoff's fence marks the old owner fenced; each fenced segment's
+ *   final state (a snapshot of its keys, as a live node sends it) reaches
+ *   the new owner a replication round trip (`replicationMs`) plus its keys'
+ *   copy time (`migrationMsPerKey` each, as in a migration copy) later, and
+ *   the new owner reports it caught up — unless the old owner crashed, hung
+ *   or restarted meanwhile, in which case it never sent it (the core has
+ *   abandoned that move already: `cluster/handoff.ts`). So the fence lasts
+ *   ≈ 15 ms for a segment of 30 keys, as long as the live workers' messages
+ *   take; a refresh that lands inside it fetches the map from before the
+ *   flip, and the client's 500 ms debounce then keeps that map;
  * - a flip settles the fences of the segments' old owners (as a live node
  *   does when it hears of the new view); an abandoned move lifts its fence;
  * - link faults go to the node's link; a node that speaks again starts
@@ -35,8 +40,6 @@ interface Delivery {
 export class SimControl {
   readonly core: ControlPlane;
   private readonly driver: ControlDriver;
-  /** handoff → the final states on their way to the new owner (one replication round trip) */
-  private readonly deliveries = new Map<number, Delivery[]>();
 
   constructor(
     private readonly cluster: SimCluster,
@@ -64,13 +67,8 @@ export class SimControl {
       copy: (from, to, segment) => cluster.copySegment(from, to, segment),
       fence: (handoff, from, to, segment) => {
         cluster.node(from).fenced[segment] = 1;
-        let batch = this.deliveries.get(handoff);
-        if (batch === undefined) {
-          batch = [];
-          this.deliveries.set(handoff, batch);
-          this.scheduler.setTimer(cluster.config.replicationMs, () => this.deliver(handoff));
-        }
-        batch.push({ from, to, segment, incarnation: cluster.control.node(from).incarnation });
+        const d: Delivery = { from, to, segment, incarnation: cluster.control.node(from).incarnation };
+        this.scheduler.setTimer(cluster.config.replicationMs + cluster.keyCount(from, segment) * cluster.config.migrationMsPerKey, () => this.deliver(handoff, d));
       },
       unfence: (node, segment) => {
         cluster.node(node).fenced[segment] = 0;
@@ -85,15 +83,11 @@ export class SimControl {
     };
   }
 
-  /** the fenced owners' final states arrive: each new owner catches up and reports it */
-  private deliver(handoff: number): void {
-    const batch = this.deliveries.get(handoff) ?? [];
-    this.deliveries.delete(handoff);
+  /** a fenced owner's final state of one segment arrives: the new owner catches up and reports it */
+  private deliver(handoff: number, d: Delivery): void {
     const st = this.cluster.control;
-    for (const d of batch) {
-      if (!st.isServing(d.from) || st.node(d.from).incarnation !== d.incarnation) continue;
-      this.cluster.copySegment(d.from, d.to, d.segment);
-      this.driver.caughtUp(handoff, d.segment);
-    }
+    if (!st.isServing(d.from) || st.node(d.from).incarnation !== d.incarnation) return;
+    this.cluster.copySegment(d.from, d.to, d.segment);
+    this.driver.caughtUp(handoff, d.segment);
   }
 }
