@@ -59,6 +59,46 @@ describe('fault evidence: served throughput before and during the fault', () => 
   });
 });
 
+describe('fault evidence: answers that come slowly', () => {
+  /** `perStep` served healthy ops per 100 ms step of [from, to), each taking `latencyMs` */
+  const serveAt = (ev: FaultEvidenceTracker, from: number, to: number, perStep: number, latencyMs: number, op0 = 1): void => {
+    let op = op0;
+    for (let step = from; step < to; step += 100) for (let i = 0; i < perStep; i++) ev.opEnd(step + (i * 100) / perStep, op++, true, true, latencyMs);
+  };
+
+  it('counts operations answered over twice as slowly as the p99 before the fault — a slow link hits nothing else — and stays open while they come', () => {
+    const ev = new FaultEvidenceTracker();
+    serveAt(ev, 0, 3_000, 20, 0.6);
+    ev.opEnd(2_950, 999_999, true, true, 50); // one outlier (a collector pause) does not move the p99
+    ev.fault(3_000, 'slow', 1, 0);
+    const p99 = ev.list()[0]?.slowBaselineMs as number;
+    expect(p99).toBeGreaterThanOrEqual(0.6);
+    expect(p99).toBeLessThanOrEqual(0.6 * 1.25);
+    serveAt(ev, 3_000, 4_000, 20, 1.2, 10_000); // under 2 × p99: not slowed
+    serveAt(ev, 4_000, 8_000, 20, 12, 20_000); // the slow link: 12 ms answers
+    let e = ev.list()[0];
+    expect(e).toMatchObject({ slowed: 800, slowestMs: 12, opsHit: 0, failed: 0, settledT: null });
+    // settled 3 s after the last slow answer, not 3 s after the fault
+    serveAt(ev, 8_000, 11_500, 20, 0.6, 40_000);
+    e = ev.list()[0];
+    expect(e?.settledT).toBeGreaterThan(7_900);
+    expect(e?.settledT).toBeLessThan(8_000);
+  });
+
+  it('does not count an operation the fault hit (a missed attempt) as slowed, nor any before a baseline exists', () => {
+    const ev = new FaultEvidenceTracker();
+    serveAt(ev, 0, 3_000, 20, 1);
+    ev.fault(3_000, 'failover', 1, 22);
+    ev.attemptEnd(3_010, 7, false); // op 7's first attempt missed
+    ev.opEnd(3_500, 7, true, true, 400); // answered by the retry, slowly: hit, not slowed
+    expect(ev.list()[0]).toMatchObject({ opsHit: 1, slowed: 0 });
+    const fresh = new FaultEvidenceTracker();
+    fresh.fault(0, 'slow', 0, 0);
+    fresh.opEnd(50, 1, true, true, 500);
+    expect(fresh.list()[0]).toMatchObject({ slowBaselineMs: null, slowed: 0 });
+  });
+});
+
 describe('fault evidence: one record per fault', () => {
   it('the next fault closes the open record and says when; a quiet client settles it instead', () => {
     const ev = new FaultEvidenceTracker();

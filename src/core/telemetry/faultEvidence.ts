@@ -19,6 +19,17 @@ export const SETTLE_MS = 3000;
 export const BASELINE_MS = 5000;
 /** a 100 ms step of healthy served throughput below this share of the baseline counts as lost */
 export const STARVED_SHARE = 0.5;
+/** an operation answered this many times slower than the baseline's p99 counts as slowed */
+export const SLOWED_FACTOR = 2;
+/** the baseline's latency histogram: buckets from LAT_BASE_MS, each LAT_RATIO wider (25 % resolution, 0.05 ms – 2.2 s) */
+const LAT_BUCKETS = 48;
+const LAT_BASE_MS = 0.05;
+const LAT_RATIO = 1.25;
+const LOG_LAT_RATIO = Math.log(LAT_RATIO);
+function latBucket(ms: number): number {
+  if (!(ms > LAT_BASE_MS)) return 0;
+  return Math.min(LAT_BUCKETS - 1, Math.floor(Math.log(ms / LAT_BASE_MS) / LOG_LAT_RATIO));
+}
 /** records kept (oldest dropped first) */
 export const MAX_EVIDENCE = 32;
 const STEP_MS = 100;
@@ -63,6 +74,12 @@ export interface FaultEvidence {
   readonly servedBaselinePerSec: number | null;
   /** the lowest served ops/s over a whole second since the fault (every segment); null before a second has passed */
   readonly servedLowPerSec: number | null;
+  /** p99 latency of the operations answered in the baseline before the fault, ms (to 25 %); null without enough history */
+  readonly slowBaselineMs: number | null;
+  /** operations answered without a missed attempt but over SLOWED_FACTOR × slowBaselineMs (a slow link hits nothing else) */
+  readonly slowed: number;
+  /** the slowest of those, ms (0: none) */
+  readonly slowestMs: number;
 }
 
 
@@ -73,12 +90,14 @@ export interface FaultEvidenceState {
   readonly nextId: number;
   readonly history: Float64Array;
   readonly historyAll: Float64Array;
+  readonly historyLat: Float64Array;
   readonly historyFilled: number;
   readonly historyPos: number;
   readonly sawTraffic: boolean;
   readonly step: number;
   readonly stepHealthy: number;
   readonly stepAll: number;
+  readonly stepLat: Float64Array;
   readonly recent: Float64Array;
   readonly recentSteps: number;
   readonly pausedSince: number | null;
@@ -96,6 +115,8 @@ export class FaultEvidenceTracker {
   private readonly history = new Float64Array(BASELINE_STEPS);
   /** served ops per 100 ms step on every segment, the same steps (ring) */
   private readonly historyAll = new Float64Array(BASELINE_STEPS);
+  /** answered operations per latency bucket per step, the same steps (ring of LAT_BUCKETS-wide rows) */
+  private readonly historyLat = new Float64Array(BASELINE_STEPS * LAT_BUCKETS);
   private historyFilled = 0;
   /** steps written to the history rings so far (the next slot is this modulo their length) */
   private historyPos = 0;
@@ -104,6 +125,7 @@ export class FaultEvidenceTracker {
   private step = -1;
   private stepHealthy = 0;
   private stepAll = 0;
+  private readonly stepLat = new Float64Array(LAT_BUCKETS);
   /** served ops per step since the open record's fault, the last second of them (ring), and how many steps it has seen */
   private readonly recent = new Float64Array(STEPS_PER_SECOND);
   private recentSteps = 0;
@@ -161,6 +183,7 @@ export class FaultEvidenceTracker {
     if (this.stepPaused()) {
       this.stepHealthy = 0;
       this.stepAll = 0;
+      this.stepLat.fill(0);
       return;
     }
     const o = this.open;
@@ -189,10 +212,31 @@ export class FaultEvidenceTracker {
       const at = this.historyPos++ % BASELINE_STEPS;
       this.history[at] = v;
       this.historyAll[at] = this.stepAll;
+      this.historyLat.set(this.stepLat, at * LAT_BUCKETS);
       this.historyFilled = Math.min(BASELINE_STEPS, this.historyFilled + 1);
     }
     this.stepHealthy = 0;
     this.stepAll = 0;
+    this.stepLat.fill(0);
+  }
+
+  /** p99 latency of the answers over the history, ms (its bucket's upper edge): at least 1 s of it, and some traffic in it */
+  private slowBaseline(): number | null {
+    if (this.historyFilled < STEPS_PER_SECOND) return null;
+    const counts = new Float64Array(LAT_BUCKETS);
+    let n = 0;
+    for (let i = 0; i < this.historyLat.length; i++) {
+      const b = i % LAT_BUCKETS;
+      counts[b] = (counts[b] as number) + (this.historyLat[i] as number);
+      n += this.historyLat[i] as number;
+    }
+    if (n === 0) return null;
+    let seen = 0;
+    for (let b = 0; b < LAT_BUCKETS; b++) {
+      seen += counts[b] as number;
+      if (seen >= 0.99 * n) return LAT_BASE_MS * LAT_RATIO ** (b + 1);
+    }
+    return LAT_BASE_MS * LAT_RATIO ** LAT_BUCKETS;
   }
 
   /** ops/s over the history in `ring`: at least 1 s of it, and some traffic in it */
@@ -210,6 +254,7 @@ export class FaultEvidenceTracker {
     this.hit.clear();
     this.history.fill(0);
     this.historyAll.fill(0);
+    this.historyLat.fill(0);
     this.historyFilled = 0;
     this.version++;
   }
@@ -234,7 +279,7 @@ export class FaultEvidenceTracker {
     this.open = {
       id: this.nextId++, action, node, t, segments, settledT: null, supersededT: null, lastT: t, opsHit: 0, retries: 0, refreshRequests: 0, overBudget: 0,
       failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 0, healthyBaselinePerSec: scaled(this.baseline(), healthyShare), healthyLostMs: 0,
-      servedBaselinePerSec: this.baseline(this.historyAll), servedLowPerSec: null,
+      servedBaselinePerSec: this.baseline(this.historyAll), servedLowPerSec: null, slowBaselineMs: this.slowBaseline(), slowed: 0, slowestMs: 0,
     };
     this.recent.fill(0);
     this.recentSteps = 0;
@@ -284,17 +329,29 @@ export class FaultEvidenceTracker {
     this.version++;
   }
 
-  /** an operation ended: `served` = a real answer, `healthy` = on a segment no fault named */
-  opEnd(t: number, op: number, served: boolean, healthy: boolean): void {
+  /** an operation ended after `latencyMs`: `served` = a real answer, `healthy` = on a segment no fault named */
+  opEnd(t: number, op: number, served: boolean, healthy: boolean, latencyMs = 0): void {
     this.at(t);
     this.sawTraffic = true;
     if (served) {
       this.stepAll++;
       if (healthy) this.stepHealthy++;
+      const b = latBucket(latencyMs);
+      this.stepLat[b] = (this.stepLat[b] as number) + 1;
     }
     const wasHit = this.hit.delete(op);
     const o = this.openAt(t);
-    if (o === null || served) return;
+    if (o === null) return;
+    if (served) {
+      // answered, no attempt missed, but far slower than nearly every answer before the fault (a slow link, a busy node)
+      if (!wasHit && o.slowBaselineMs !== null && latencyMs > SLOWED_FACTOR * o.slowBaselineMs) {
+        o.slowed++;
+        if (latencyMs > o.slowestMs) o.slowestMs = latencyMs;
+        this.trouble(t);
+        this.version++;
+      }
+      return;
+    }
     // ended without a real answer while the fault was open: hit, whether or not an attempt of it missed in this record
     if (!wasHit) o.opsHit++;
     o.failed++;
@@ -361,12 +418,14 @@ export class FaultEvidenceTracker {
       nextId: this.nextId,
       history: this.history.slice(),
       historyAll: this.historyAll.slice(),
+      historyLat: this.historyLat.slice(),
       historyFilled: this.historyFilled,
       historyPos: this.historyPos,
       sawTraffic: this.sawTraffic,
       step: this.step,
       stepHealthy: this.stepHealthy,
       stepAll: this.stepAll,
+      stepLat: this.stepLat.slice(),
       recent: this.recent.slice(),
       recentSteps: this.recentSteps,
       pausedSince: this.pausedSince,
@@ -383,12 +442,14 @@ export class FaultEvidenceTracker {
     this.nextId = st.nextId;
     this.history.set(st.history);
     this.historyAll.set(st.historyAll);
+    this.historyLat.set(st.historyLat);
     this.historyFilled = st.historyFilled;
     this.historyPos = st.historyPos;
     this.sawTraffic = st.sawTraffic;
     this.step = st.step;
     this.stepHealthy = st.stepHealthy;
     this.stepAll = st.stepAll;
+    this.stepLat.set(st.stepLat);
     this.recent.set(st.recent);
     this.recentSteps = st.recentSteps;
     this.pausedSince = st.pausedSince;
@@ -404,12 +465,14 @@ export class FaultEvidenceTracker {
     this.nextId = 1;
     this.history.fill(0);
     this.historyAll.fill(0);
+    this.historyLat.fill(0);
     this.historyFilled = 0;
     this.historyPos = 0;
     this.sawTraffic = false;
     this.step = -1;
     this.stepHealthy = 0;
     this.stepAll = 0;
+    this.stepLat.fill(0);
     this.recent.fill(0);
     this.recentSteps = 0;
     this.pausedSince = null;

@@ -25,7 +25,7 @@ function storeWith(events: ZarisEvent[]) {
 
 const evidence = (over: Partial<FaultEvidence> = {}): FaultEvidence => ({
   id: 1, action: 'failover', node: 1, t: 5_000, segments: 22, settledT: null, supersededT: null, lastT: 7_000, opsHit: 100, retries: 900, refreshRequests: 800, overBudget: 0,
-  failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 10, healthyBaselinePerSec: 4000, healthyLostMs: 0, servedBaselinePerSec: null, servedLowPerSec: null, ...over,
+  failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 10, healthyBaselinePerSec: 4000, healthyLostMs: 0, servedBaselinePerSec: null, servedLowPerSec: null, slowBaselineMs: null, slowed: 0, slowestMs: 0, ...over,
 });
 const headline = (over: Partial<Headline> = {}): Headline => ({
   running: true, opsPerSec: 5000, servedPerSec: 5000, failedPerSec: 0, rejectedPerSec: 0, retriesPerSec: 0, refreshRequestsPerSec: 0, refreshesPerSec: 0,
@@ -112,6 +112,10 @@ describe('what you are seeing', () => {
     const harmless = selectSessionState({ ...base, evidence: [evidence({ action: 'scaleOut', node: 3, opsHit: 0 })], headline: headline() });
     expect(harmless.state).toBe('fault');
     expect(harmless.text).toMatch(/ ago: 100 % of demand served \(last 1 s\); no operation hit so far\.$/);
+    // a slow link hits nothing, but its answers come slowly: the line says so, as the card does
+    const slow = selectSessionState({ ...base, evidence: [evidence({ action: 'slow', node: 1, opsHit: 0, slowBaselineMs: 4.34, slowed: 7_358, slowestMs: 21.4 })], headline: headline() });
+    expect(slow.state).toBe('fault');
+    expect(slow.text).toMatch(/ ago: 100 % of demand served \(last 1 s\); no operation hit, but 7,358 answered over 2× slower than the p99 before it \(4\.34 ms\)\.$/);
     expect(selectSessionState({ ...base, evidence: [evidence()], headline: headline() }).state).toBe('recovering');
   });
 
@@ -202,6 +206,14 @@ describe('what you are seeing', () => {
     const card = selectEvidenceCards([{ ...before, servedLowPerSec: 640, settledT: 9_000 }], [], { poolSize: 64, nowMs: 12_000 })[0];
     expect(card?.facts).toContain('throughput fell to 3.8 % of the 17k ops/s before the fault (lowest second: 640 ops/s)');
     expect(selectEvidenceCards([{ ...before, servedLowPerSec: 9_000 }], [], { poolSize: 64, nowMs: 8_000 })[0]?.facts.join(' ')).not.toContain('throughput fell');
+  });
+
+  it('a slow link that failed nothing says how many answers came slowly, instead of "no operation affected"', () => {
+    const slow = evidence({ action: 'slow', opsHit: 0, retries: 0, refreshRequests: 0, slowBaselineMs: 1.54, slowed: 41_250, slowestMs: 23.4 });
+    const card = selectEvidenceCards([slow], [], { poolSize: 2048, nowMs: 9_000 })[0];
+    expect(card?.facts).toEqual(['41,250 ops answered over 2× slower than the p99 of the 5 s before (up to 23.4 ms; p99 before: 1.54 ms)']);
+    expect(card?.severity).toBe('warn');
+    expect(selectEvidenceCards([{ ...slow, slowed: 0 }], [], { poolSize: 2048, nowMs: 9_000 })[0]?.facts).toEqual(['no operation affected']);
   });
 
   it('Replay says since when the workload is paused at its cursor (the frame closes the pause there)', () => {

@@ -6,7 +6,7 @@
  */
 import { STALL_THRESHOLD_MS } from '../../core/domain/service';
 import type { FaultAction } from '../../core/telemetry/events';
-import { fellBelowBaseline, openRecord, type FaultEvidence } from '../../core/telemetry/faultEvidence';
+import { BASELINE_MS, fellBelowBaseline, openRecord, SLOWED_FACTOR, type FaultEvidence } from '../../core/telemetry/faultEvidence';
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import { AMBIGUOUS_CASES, type AmbiguousCase, type AmbiguousWrite, type WriteAuditReport } from '../../core/sim/applyTracker';
 import { formatCount, formatLatency, formatRate, formatSeconds } from './numberFormat';
@@ -173,7 +173,7 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
       return {
         state: 'fault',
         label: 'fault in progress',
-        text: `Fault in progress — ${describeFault(open)},${since}: ${harmed ? `${served.replace(/\)$/, ', mostly before the fault)')}` : `${served}; no operation hit so far`}.`,
+        text: `Fault in progress — ${describeFault(open)},${since}: ${harmed ? `${served.replace(/\)$/, ', mostly before the fault)')}` : `${served}; ${unharmed(open)}`}.`,
       };
     }
     const drop = throughputDrop(open, h.servedPerSec);
@@ -236,6 +236,13 @@ function spanText(pauses: readonly PauseSpan[], from: number, to: number): strin
   return `${formatSeconds(Math.max(0, to - from))}${paused >= 100 ? ` (${formatSeconds(paused)} of it paused)` : ''}`;
 }
 
+/** what an open fault that has failed, stalled and turned away nothing did so far: answers came slowly, or nothing */
+function unharmed(e: FaultEvidence): string {
+  return e.slowed > 0 && e.slowBaselineMs !== null
+    ? `no operation hit, but ${formatCount(e.slowed)} answered over ${SLOWED_FACTOR}× slower than the p99 before it (${formatLatency(e.slowBaselineMs)})`
+    : 'no operation hit so far';
+}
+
 /** One fault's evidence as a card; `ambiguous` the ambiguous writes known in its span. */
 export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous: AmbiguousCount | null = null): EvidenceCard {
   const { poolSize, running = true, stalledNow = 0, serviceHealthy = false, pauses = [] } = ctx;
@@ -262,6 +269,10 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   const stillStalled = open && stalledNow > 0 ? `, ${formatCount(stalledNow)} still stalled` : '';
   if (e.opsHit > 0) facts.push(`${formatCount(e.opsHit)} ops hit, ${formatCount(e.failed)} failed${stillStalled}`);
   else if (e.failed > 0) facts.push(`${formatCount(e.failed)} ops failed`);
+  // nothing failed, but answers came slowly: a slow link's only mark
+  if (e.slowed > 0 && e.slowBaselineMs !== null) {
+    facts.push(`${formatCount(e.slowed)} ops answered over ${SLOWED_FACTOR}× slower than the p99 of the ${formatSeconds(BASELINE_MS)} before (up to ${formatLatency(e.slowestMs)}; p99 before: ${formatLatency(e.slowBaselineMs)})`);
+  }
   // "0 failed" is not "no harm": a write applied but answered failed, or applied twice, is the caller's to resolve
   const amb = ambiguous !== null && ambiguous.count > 0 ? ambiguous : null;
   if (amb !== null) {
@@ -272,7 +283,7 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   if (facts.length === 0) facts.push('no operation affected');
   const starved = poolSize > 0 && stalledPeak >= STARVED_POOL_SHARE * poolSize;
   const bad = e.overBudget > 0 || e.rejected > 0 || starved || e.healthyLostMs >= 1000;
-  const warn = e.failed > 0 || e.healthyLostMs > 0 || e.opsHit > 0 || amb !== null;
+  const warn = e.failed > 0 || e.healthyLostMs > 0 || e.opsHit > 0 || e.slowed > 0 || amb !== null;
   return {
     id: e.id,
     impact: (bad ? 1e12 : 0) + e.failed * 1e3 + e.opsHit + e.rejected,
@@ -282,7 +293,8 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
         ? `settled after ${spanText(pauses, e.t, e.settledT)}`
         : e.supersededT !== null
           ? `until the next fault · ${spanText(pauses, e.t, e.supersededT)}`
-          : `${!running ? 'open at pause' : serviceHealthy ? 'recovering' : 'ongoing'} · ${spanText(pauses, e.t, Math.max(e.t, nowMs))}`,
+          : // demand served in full is "recovering" — unless answers still come slowly (a slow link fails nothing)
+            `${!running ? 'open at pause' : serviceHealthy && e.slowed === 0 ? 'recovering' : 'ongoing'} · ${spanText(pauses, e.t, Math.max(e.t, nowMs))}`,
     severity: bad ? 'bad' : warn ? 'warn' : 'ok',
     facts,
   };

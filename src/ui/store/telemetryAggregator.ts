@@ -396,7 +396,7 @@ export class TelemetryAggregator {
     if (outcome === OUTCOME_CODE.Ok) tot.opsOk++;
     if (!ANSWERED_CODES.has(outcome)) tot.opsFailed++;
     if (attempts > tot.maxAttemptsPerOp) tot.maxAttemptsPerOp = attempts;
-    this.evidence.opEnd(t, op, SERVED_CODE[outcome] === 1, healthy);
+    this.evidence.opEnd(t, op, SERVED_CODE[outcome] === 1, healthy, latencyMs);
     if (slot < 0) return;
     const ring = this.ring;
     ring.add('opsByOutcome', slot, outcome);
