@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { MAX_CLUSTER_NODES } from '../../core/cluster/clusterConfig';
 import { FAULT_KINDS, type FaultCommand, type FaultKind } from '../../core/cluster/faults';
+import { PARTITION_DIRECTIONS, type PartitionDirection } from '../../core/cluster/linkFaults';
 import { selectFaultTargets } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { FAULT_STYLE } from '../theme/statusColors';
@@ -26,6 +27,8 @@ export function FaultControls() {
   const unsupported = useControls().unsupportedFaults ?? {};
   const targets = selectFaultTargets(cluster);
   const [picked, setPicked] = useState<number | null>(null);
+  // a one-way partition's side: requests lost ("in") or replies lost ("out", the registry's default)
+  const [direction, setDirection] = useState<PartitionDirection | null>(null);
   // the chosen node, else the first live one
   const node = picked !== null && targets.all.includes(picked) ? picked : (targets.up[0] ?? targets.all[0] ?? 0);
   const nodeIsDown = targets.down.includes(node);
@@ -45,7 +48,8 @@ export function FaultControls() {
   const failbackOther = !nodeIsDown ? targets.down[0] : undefined;
   const fire = (k: FaultKind): void => {
     const target: Partial<FaultCommand> = k.node === 'required' ? { node } : k.id === 'failback' && nodeIsDown ? { node } : {};
-    void actions.fault({ action: k.id, ...k.button, ...target });
+    const side: Partial<FaultCommand> = k.params.includes('direction') && direction !== null ? { direction } : {};
+    void actions.fault({ action: k.id, ...k.button, ...target, ...side });
   };
   return (
     <div className="faults" role="group" aria-label="Faults">
@@ -69,14 +73,29 @@ export function FaultControls() {
           disabled={disabled(k) || unsupported[k.id] !== undefined}
           title={
             unsupported[k.id] ??
-            `${k.help}${strength(k.button)}${k.needs === 'room' ? ` (at most ${MAX_CLUSTER_NODES} nodes)` : ''}${k.id === 'failback' && failbackOther !== undefined ? ` — n${node} is up, so this brings back n${failbackOther}, the first node that is down` : ''}`
+            `${k.help}${strength(k.params.includes('direction') && direction !== null ? { ...k.button, direction } : k.button)}${k.needs === 'room' ? ` (at most ${MAX_CLUSTER_NODES} nodes)` : ''}${k.id === 'failback' && failbackOther !== undefined ? ` — n${node} is up, so this brings back n${failbackOther}, the first node that is down` : ''}`
           }
         >
           <span className="dot" style={{ background: FAULT_STYLE[k.id].color }} aria-hidden="true" />
           {FAULT_STYLE[k.id].label}
           {k.id === 'failback' && failbackOther !== undefined ? <span className="fault-target" aria-hidden="true"> → n{failbackOther}</span> : null}
         </button>
-      ))}
+      )).flatMap((button, i) => {
+        const k = FAULT_KINDS[i] as FaultKind;
+        if (!k.params.includes('direction')) return [button];
+        // the fault's one choice that is not a strength: which way the link loses messages
+        const shown = direction ?? (k.button.direction as PartitionDirection | undefined) ?? 'out';
+        return [
+          button,
+          <select key={`${k.id}-direction`} className="fault-direction" value={shown} onChange={(e) => setDirection(e.target.value as PartitionDirection)} aria-label={`${FAULT_STYLE[k.id].label} direction`} title={`which way the next ${FAULT_STYLE[k.id].label.toLowerCase()} loses messages`}>
+            {PARTITION_DIRECTIONS.map((d) => (
+              <option key={d} value={d}>
+                {d === 'in' ? 'in: requests lost' : 'out: replies lost'}
+              </option>
+            ))}
+          </select>,
+        ];
+      })}
       <FormErrors issues={issues} what="Fault" />
     </div>
   );
