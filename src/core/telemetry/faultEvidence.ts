@@ -45,6 +45,8 @@ export interface FaultEvidence {
   readonly t: number;
   /** segments the fault put in motion */
   readonly segments: number;
+  /** the fault event's detail (a link fault's strength and side: "replies of the node lost for 5000 ms") */
+  readonly detail?: string;
   /** when it settled (ms), or null while the fault's effects last */
   readonly settledT: number | null;
   /** when the next fault closed the record before it settled (ms), or null: from then on the next fault's card counts */
@@ -269,7 +271,7 @@ export class FaultEvidenceTracker {
    * it is scaled to the segments that stay healthy (a failover of a node owning a third of
    * the segments leaves two thirds of the traffic healthy, and that is not a loss).
    */
-  fault(t: number, action: FaultAction, node: number, segments: number, healthyShare = 1): void {
+  fault(t: number, action: FaultAction, node: number, segments: number, healthyShare = 1, detail?: string): void {
     this.at(t);
     if (this.open !== null) {
       this.open.settledT = null;
@@ -277,7 +279,7 @@ export class FaultEvidenceTracker {
       this.finish();
     }
     this.open = {
-      id: this.nextId++, action, node, t, segments, settledT: null, supersededT: null, lastT: t, opsHit: 0, retries: 0, refreshRequests: 0, overBudget: 0,
+      id: this.nextId++, action, node, t, segments, ...(detail !== undefined ? { detail } : {}), settledT: null, supersededT: null, lastT: t, opsHit: 0, retries: 0, refreshRequests: 0, overBudget: 0,
       failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 0, healthyBaselinePerSec: scaled(this.baseline(), healthyShare), healthyLostMs: 0,
       servedBaselinePerSec: this.baseline(this.historyAll), servedLowPerSec: null, slowBaselineMs: this.slowBaseline(), slowed: 0, slowestMs: 0,
     };

@@ -4,7 +4,6 @@ import { findPreset } from '../../core/sim/presets';
 import { loadScenario } from '../../core/sim/scenario';
 import { DEFAULT_WORKLOAD } from '../../core/sim/workloadConfig';
 import type { ZarisEvent } from '../../core/telemetry/events';
-import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
 import { describeScenarioChange, keepBugToggles } from '../controls/scenarioChange';
 import { headlineKpis, tilePercent } from '../KpiStrip';
 import { createDashboardStore } from './dashboardStore';
@@ -13,6 +12,7 @@ import { steadyOps } from './testEvents';
 import { sessionLineOf } from './serviceSelectors';
 import { ApplyTracker, classifyWrite, MAX_LISTED, type AmbiguousCase } from '../../core/sim/applyTracker';
 import { newOpEnd, newOpStart } from '../../core/telemetry/events';
+import { FaultEvidenceTracker, type FaultEvidence } from '../../core/telemetry/faultEvidence';
 import { KvStatus, TransportErrorCode } from '../../core/domain/status';
 import { Rng } from '../../core/rng';
 
@@ -206,6 +206,14 @@ describe('what you are seeing', () => {
     const card = selectEvidenceCards([{ ...before, servedLowPerSec: 640, settledT: 9_000 }], [], { poolSize: 64, nowMs: 12_000 })[0];
     expect(card?.facts).toContain('throughput fell to 3.8 % of the 17k ops/s before the fault (lowest second: 640 ops/s)');
     expect(selectEvidenceCards([{ ...before, servedLowPerSec: 9_000 }], [], { poolSize: 64, nowMs: 8_000 })[0]?.facts.join(' ')).not.toContain('throughput fell');
+  });
+
+  it("a link fault's card names its side and strength (the fault event's detail): which way a partition loses messages", () => {
+    const tracker = new FaultEvidenceTracker();
+    tracker.fault(5_000, 'partition', 1, 21, 1, 'requests to the node lost for 5000 ms');
+    const card = selectEvidenceCards([...tracker.list()], [], { poolSize: 2048, nowMs: 6_000 })[0];
+    expect(card?.title).toBe('one-way partition of node 1 at 5 s — requests to the node lost for 5000 ms');
+    expect(selectEvidenceCards([evidence()], [], { poolSize: 2048, nowMs: 6_000 })[0]?.title).toBe('failover (crash) of node 1 at 5 s');
   });
 
   it('a slow link that failed nothing says how many answers came slowly, instead of "no operation affected"', () => {
