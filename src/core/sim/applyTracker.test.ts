@@ -127,23 +127,20 @@ describe('ApplyTracker', () => {
   });
 });
 
-/** node 0 drops half of its acknowledgements for 2 s */
-function lostAck(client: Record<string, unknown>, mix: Record<string, number>) {
+/** a 4 s run on 3 nodes × 16 segments (replicas 1) with one fault at 1 s, recorded */
+function auditRun(name: string, seed: number, client: Record<string, unknown>, workload: Record<string, unknown>, fault: Record<string, unknown>) {
   const scenario = loadScenario(
-    {
-      name: 'audit',
-      seed: 3,
-      durationMs: 4000,
-      cluster: { nodes: 3, segments: 16, replicas: 1 },
-      client,
-      workload: { concurrency: 16, keys: 200, mix },
-      faults: [{ atMs: 1000, action: 'lostAck', node: 0, durationMs: 2000, probability: 0.5 }],
-    },
+    { name, seed, durationMs: 4000, cluster: { nodes: 3, segments: 16, replicas: 1 }, client, workload, faults: [{ atMs: 1000, ...fault }] },
     'test',
     {},
   );
   const rec = new Recorder();
   return { ...runScenario(scenario, { sinks: [rec] }), rec };
+}
+
+/** node 0 drops half of its acknowledgements for 2 s */
+function lostAck(client: Record<string, unknown>, mix: Record<string, number>) {
+  return auditRun('audit', 3, client, { concurrency: 16, keys: 200, mix }, { action: 'lostAck', node: 0, durationMs: 2000, probability: 0.5 });
 }
 
 describe('ambiguous writes known before each fault (the cards\' spans)', () => {
@@ -225,21 +222,7 @@ describe('the audit on runs with lost acknowledgements', () => {
 
 /** node 1 — the replica of node 0's segments — hangs at 1 s for 2 s; plain puts only */
 function replicaHang(client: Record<string, unknown>) {
-  const scenario = loadScenario(
-    {
-      name: 'replica-hang',
-      seed: 5,
-      durationMs: 4000,
-      cluster: { nodes: 3, segments: 16, replicas: 1 },
-      client,
-      workload: { concurrency: 32, keys: 200, mix: { get: 0.2, put: 0.8 } },
-      faults: [{ atMs: 1000, action: 'hang', node: 1, durationMs: 2000 }],
-    },
-    'test',
-    {},
-  );
-  const rec = new Recorder();
-  return { ...runScenario(scenario, { sinks: [rec] }), rec };
+  return auditRun('replica-hang', 5, client, { concurrency: 32, keys: 200, mix: { get: 0.2, put: 0.8 } }, { action: 'hang', node: 1, durationMs: 2000 });
 }
 
 describe('a hung replica: the owner waits REPLICATION_TIMEOUT_MS for its ack, as a live owner does', () => {
