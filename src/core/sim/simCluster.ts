@@ -114,8 +114,8 @@ export class SimCluster {
       else if (st.node(r).status === 'hung') this.unacked.push(r);
       else shrunk = true;
     }
-    // a crashed replica that missed the write leaves the replica set now (replicaSet.ts)
-    if (shrunk) leaveReplicaSet(st, req.segment, (r) => !st.isServing(r) && st.node(r).status !== 'hung');
+    // a crashed replica that missed the write leaves the replica set now (replicaSet.ts); a hung one is waited for
+    if (shrunk) leaveReplicaSet(st, req.segment, (r) => !st.isServing(r) && !this.unacked.includes(r));
     onApply?.(req.op, req.key, entry.version);
     return { status: KvStatus.Ok, version: entry.version };
   }

@@ -46,10 +46,11 @@ export function FaultControls() {
   };
   // Failback of a node that is up brings back the first node that is down: the button says which
   const failbackOther = !nodeIsDown ? targets.down[0] : undefined;
+  // a button's parameters: the registry's defaults, with the direction picked beside it
+  const paramsOf = (k: FaultKind): Partial<FaultCommand> => (k.params.includes('direction') && direction !== null ? { ...k.button, direction } : k.button);
   const fire = (k: FaultKind): void => {
     const target: Partial<FaultCommand> = k.node === 'required' ? { node } : k.id === 'failback' && nodeIsDown ? { node } : {};
-    const side: Partial<FaultCommand> = k.params.includes('direction') && direction !== null ? { direction } : {};
-    void actions.fault({ action: k.id, ...k.button, ...target, ...side });
+    void actions.fault({ action: k.id, ...paramsOf(k), ...target });
   };
   return (
     <div className="faults" role="group" aria-label="Faults">
@@ -63,31 +64,30 @@ export function FaultControls() {
           ))}
         </select>
       </label>
-      {FAULT_KINDS.map((k) => (
-        <button
-          key={k.id}
-          type="button"
-          className="btn fault"
-          style={{ borderColor: FAULT_STYLE[k.id].color }}
-          onClick={() => fire(k)}
-          disabled={disabled(k) || unsupported[k.id] !== undefined}
-          title={
-            unsupported[k.id] ??
-            `${k.help}${strength(k.params.includes('direction') && direction !== null ? { ...k.button, direction } : k.button)}${k.needs === 'room' ? ` (at most ${MAX_CLUSTER_NODES} nodes)` : ''}${k.id === 'failback' && failbackOther !== undefined ? ` — n${node} is up, so this brings back n${failbackOther}, the first node that is down` : ''}`
-          }
-        >
-          <span className="dot" style={{ background: FAULT_STYLE[k.id].color }} aria-hidden="true" />
-          {FAULT_STYLE[k.id].label}
-          {k.id === 'failback' && failbackOther !== undefined ? <span className="fault-target" aria-hidden="true"> → n{failbackOther}</span> : null}
-        </button>
-      )).flatMap((button, i) => {
-        const k = FAULT_KINDS[i] as FaultKind;
+      {FAULT_KINDS.flatMap((k) => {
+        const button = (
+          <button
+            key={k.id}
+            type="button"
+            className="btn fault"
+            style={{ borderColor: FAULT_STYLE[k.id].color }}
+            onClick={() => fire(k)}
+            disabled={disabled(k) || unsupported[k.id] !== undefined}
+            title={
+              unsupported[k.id] ??
+              `${k.help}${strength(paramsOf(k))}${k.needs === 'room' ? ` (at most ${MAX_CLUSTER_NODES} nodes)` : ''}${k.id === 'failback' && failbackOther !== undefined ? ` — n${node} is up, so this brings back n${failbackOther}, the first node that is down` : ''}`
+            }
+          >
+            <span className="dot" style={{ background: FAULT_STYLE[k.id].color }} aria-hidden="true" />
+            {FAULT_STYLE[k.id].label}
+            {k.id === 'failback' && failbackOther !== undefined ? <span className="fault-target" aria-hidden="true"> → n{failbackOther}</span> : null}
+          </button>
+        );
         if (!k.params.includes('direction')) return [button];
         // the fault's one choice that is not a strength: which way the link loses messages
-        const shown = direction ?? (k.button.direction as PartitionDirection | undefined) ?? 'out';
         return [
           button,
-          <select key={`${k.id}-direction`} className="fault-direction" value={shown} onChange={(e) => setDirection(e.target.value as PartitionDirection)} aria-label={`${FAULT_STYLE[k.id].label} direction`} title={`which way the next ${FAULT_STYLE[k.id].label.toLowerCase()} loses messages`}>
+          <select key={`${k.id}-direction`} className="fault-direction" value={paramsOf(k).direction ?? 'out'} onChange={(e) => setDirection(e.target.value as PartitionDirection)} aria-label={`${FAULT_STYLE[k.id].label} direction`} title={`which way the next ${FAULT_STYLE[k.id].label.toLowerCase()} loses messages`}>
             {PARTITION_DIRECTIONS.map((d) => (
               <option key={d} value={d}>
                 {d === 'in' ? 'in: requests lost' : 'out: replies lost'}
