@@ -90,7 +90,7 @@ export function FaultControls() {
           <select key={`${k.id}-direction`} className="fault-direction" value={paramsOf(k).direction ?? 'out'} onChange={(e) => setDirection(e.target.value as PartitionDirection)} aria-label={`${FAULT_STYLE[k.id].label} direction`} title={`which way the next ${FAULT_STYLE[k.id].label.toLowerCase()} loses messages`}>
             {PARTITION_DIRECTIONS.map((d) => (
               <option key={d} value={d}>
-                {d === 'in' ? 'in: requests lost' : 'out: replies lost'}
+                {d === 'in' ? 'requests lost' : 'replies lost'}
               </option>
             ))}
           </select>,
