@@ -104,3 +104,37 @@ describe('one-way partition and garbled replies', () => {
     expect(summary.invariants.ok).toBe(true);
   });
 });
+
+describe('a crash between a write and its reply', () => {
+  // segment 1: owner 1, replica 2; replication takes 20 ms, so the owner holds the reply that long
+  const input: ScenarioInput = { ...quiet, cluster: { ...quiet.cluster, replicationMs: 20 } };
+
+  function putThenCrash(crashAfterMs: number) {
+    const { e, rec } = engine(input);
+    const key = keyIn(1);
+    let result: OpResult | undefined;
+    const op = e.client.execute({ kind: 'put', key, value: 'x' }, (r) => (result = r));
+    e.runTo(e.now + crashAfterMs);
+    expect(e.cluster.store(2, 1).get(key)?.version).toBe(1); // committed and replicated
+    e.inject({ action: 'failover', node: 1 });
+    e.runTo(20_000);
+    const attempts = rec.events.filter((x) => x.type === 'attempt.end' && x.op === op);
+    return { e, op, result, first: attempts[0] };
+  }
+
+  it('the owner crashes before it sent the reply: the client sees the connection reset although the write was applied, and the audit lists it', () => {
+    const { e, op, result, first } = putThenCrash(5);
+    expect(first).toMatchObject({ node: 1, error: TransportErrorCode.Socket });
+    // the retry lands on the promoted replica, which applies the plain put a second time
+    expect(result).toMatchObject({ status: KvStatus.Ok });
+    const audit = e.applies?.report().ambiguous;
+    expect(audit?.list.map((w) => [w.op, w.case, w.applies])).toEqual([[op, 'appliedTwice', 2]]);
+  });
+
+  it('the owner crashes after it sent the reply: the reply on the wire still arrives', () => {
+    const { e, result, first } = putThenCrash(21);
+    expect(first).toMatchObject({ node: 1, status: KvStatus.Ok });
+    expect(result).toMatchObject({ status: KvStatus.Ok, reason: 'success' });
+    expect(e.applies?.report().ambiguous.total).toBe(0);
+  });
+});

@@ -24,6 +24,12 @@ export interface SimNode {
   readonly id: NodeId;
   /** virtual time the node's single server is busy until */
   busyUntil: number;
+  /**
+   * virtual time of the node's last crash (-Infinity before any): a reply the
+   * node had not sent yet by then — a committed write still waiting for its
+   * replicas' acks — is lost with it (`simNetwork.ts`)
+   */
+  crashedAt: number;
   /** the faults on this node's client link (slow, lost ack, partition, garble) */
   readonly link: LinkFaults;
   /** per segment: 1 while this node is fenced as the old owner of a handoff */
@@ -53,6 +59,7 @@ export class SimCluster {
       this.simNodes.push({
         id: this.simNodes.length,
         busyUntil: 0,
+        crashedAt: -Infinity,
         link: createLinkFaults(),
         fenced: new Uint8Array(segments),
         stores: Array.from({ length: segments }, () => new Map<string, Entry>()),

@@ -17,7 +17,8 @@
  * - a flip settles the fences of the segments' old owners (as a live node
  *   does when it hears of the new view); an abandoned move lifts its fence;
  * - link faults go to the node's link; a node that speaks again starts
- *   with an empty queue.
+ *   with an empty queue; a crash notes its time on the node, so the
+ *   network loses the replies the node had not sent yet.
  */
 import { ControlDriver, type DataPlane } from '../cluster/controlDriver';
 import { ControlPlane } from '../cluster/controlPlane';
@@ -56,9 +57,12 @@ export class SimControl {
     this.driver.announce();
   }
 
-  /** carries out one fault now */
+  /** carries out one fault now; a node it crashed notes the time (its unsent replies are lost: `simNetwork.ts`) */
   apply(f: FaultCommand): void {
+    const nodes = this.cluster.control.nodes;
+    const before = nodes.map((n) => n.incarnation);
     this.driver.apply(f);
+    for (const n of nodes) if (n.status === 'down' && n.incarnation !== before[n.id]) this.cluster.node(n.id).crashedAt = this.scheduler.now();
   }
 
   private dataPlane(): DataPlane {

@@ -38,6 +38,8 @@ class Flight {
   readonly ok = true as const;
   /** the node's reply, set when it served the request */
   reply: NodeReply = UNSERVED;
+  /** when the node sends its reply: when it served the request, or for a committed write when its replicas have acknowledged it */
+  sentAt = Infinity;
   constructor(
     readonly net: SimNetwork,
     /** the control plane's record of the node (status, incarnation) */
@@ -56,7 +58,15 @@ class Flight {
 function serveFlight(f: Flight): void {
   f.net.serve(f);
 }
+/**
+ * The answer reaches the client. A node that crashed before it sent its reply
+ * (a committed write waiting for its replicas' acks) never sent it: the
+ * client sees the connection reset, although the write was applied — the
+ * classic write whose outcome the client cannot know. A reply already on the
+ * wire at the crash still arrives.
+ */
 function answerFlight(f: Flight): void {
+  if (f.outcome === f && f.node.incarnation !== f.incarnation && f.sim.crashedAt < f.sentAt) f.outcome = RESET;
   f.done(f.outcome);
 }
 
@@ -149,7 +159,8 @@ export class SimNetwork implements Transport {
     }
     if (timedOut) return;
     f.reply = reply;
-    this.deliver(now + extra + this.oneWay(sim), f, fate === 'garbled' ? GARBLED : f);
+    f.sentAt = now + extra;
+    this.deliver(f.sentAt + this.oneWay(sim), f, fate === 'garbled' ? GARBLED : f);
   }
 
   /**

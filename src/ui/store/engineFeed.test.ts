@@ -58,7 +58,7 @@ function drive(scenario: Scenario, ms: number, stepMs = 100) {
 
 describe('the store fed by the headless engine (failover preset)', () => {
   it('counts exactly what the event stream holds', async () => {
-    const d = drive(failover(), 8_000);
+    const d = drive(failover(), 10_000);
     await d.run();
     d.feed.dispose();
     d.store.getState().publish();
@@ -81,9 +81,11 @@ describe('the store fed by the headless engine (failover preset)', () => {
     expect(d.store.getState().faultMarkers).toHaveLength(1);
     expect(d.store.getState().faultMarkers[0]).toMatchObject({ action: 'failover', node: 1 });
     expect(snap.affectedSegments.length).toBeGreaterThan(0);
-    // after the failover, affected-segment ops appear and the budget of 3 attempts holds
+    // the crashed node's segments serve nothing until its replicas are promoted (9 s: detection), then serve again;
+    // the budget of 3 attempts holds
     const split = selectThroughputSplit(snap);
-    expect(split.some((r) => (r.affected ?? 0) > 0)).toBe(true);
+    expect(split.filter((r) => r.t >= 5 && r.t < 9).every((r) => r.affected === 0)).toBe(true);
+    expect(split.some((r) => r.t >= 9 && (r.affected ?? 0) > 0)).toBe(true);
     // per segment, the fixed client's healthy segments serve on at their pre-fault rate (in total,
     // "healthy" would lose the third of the traffic the crashed node's segments carried)
     const faultSec = (d.store.getState().faultMarkers[0]?.t ?? 0) / 1000;
