@@ -11,6 +11,9 @@ export function sparkline(values: readonly (number | null)[], max = Math.max(1, 
 
 
 /** The human summary the CLI prints without --json. */
+/** ignored faults the table lists one per line */
+const MAX_IGNORED_LISTED = 10;
+
 export function formatSummary(s: RunSummary): string {
   const lines: string[] = [];
   const c = s.client;
@@ -86,6 +89,12 @@ export function formatSummary(s: RunSummary): string {
   lines.push(`CAS re-reads: ${s.workload.casRereads}; create-once already done: ${s.workload.createOnceAlreadyDone}; rejected arrivals: ${s.workload.rejected}`);
   if (real !== undefined) lines.push('ambiguous writes: not observable on Redis (its servers do not report applies)');
   else lines.push(...formatAmbiguousWrites(s.writes));
+  const ignored = s.ignoredFaults ?? [];
+  if (ignored.length > 0) {
+    lines.push(`ignored faults: ${ignored.length} did nothing when they fired`);
+    for (const f of ignored.slice(0, MAX_IGNORED_LISTED)) lines.push(`  ${f.action} of node ${f.node} at ${(f.atMs / 1000).toFixed(3)} s: ${f.why}`);
+    if (ignored.length > MAX_IGNORED_LISTED) lines.push(`  … and ${ignored.length - MAX_IGNORED_LISTED} more (all in the JSON summary's ignoredFaults)`);
+  }
   lines.push('');
   lines.push(`invariants: ${s.invariants.ok ? 'OK' : 'VIOLATED'}`);
   for (const ch of s.invariants.checks) {

@@ -20,9 +20,11 @@ const clientArb = fc.record(
   },
   { requiredKeys: [] },
 );
-/** an inline scenario: a preset's input with a random name (any code points but control characters, which a name may not hold) and seed */
-// eslint-disable-next-line no-control-regex
-const nameArb = fc.string({ unit: 'binary', minLength: 1, maxLength: 60 }).map((s) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '·'));
+/** an inline scenario's random name: any code points but the control, invisible direction and line-separator characters a name may not hold */
+const nameArb = fc
+  .string({ unit: 'binary', minLength: 1, maxLength: 60 })
+  // eslint-disable-next-line no-control-regex
+  .map((s) => s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g, '·'));
 const inlineArb = fc
   .record({ base: fc.constantFrom(...PRESETS), name: nameArb, seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }) })
   .map(({ base, name, seed }) => ({ inline: { ...(base.input as ScenarioInput), name, seed } }));

@@ -16,7 +16,7 @@
  */
 import { NO_OWNER, type NodeId } from '../domain/clusterMap';
 import type { Rng } from '../rng';
-import type { ClusterEvent, FaultAction, TopologyChange } from '../telemetry/events';
+import { IGNORED_FAULT, type ClusterEvent, type FaultAction, type TopologyChange } from '../telemetry/events';
 import type { ControlState } from './controlState';
 import { MAX_CLUSTER_NODES } from './clusterConfig';
 import { FailureDetector } from './failureDetector';
@@ -203,6 +203,11 @@ export class ControlPlane {
     return n === undefined ? -1 : n.id;
   }
 
+  /** a fault that does nothing now: its event says why */
+  private ignored(action: FaultAction, node: NodeId, why: string): void {
+    this.fault(action, node, [], `${IGNORED_FAULT}${why}`);
+  }
+
   private fault(action: FaultAction, node: NodeId, segments: readonly number[], detail?: string): void {
     this.out({ kind: 'event', event: { t: this.now, type: 'fault', action, node, segments, ...(detail ? { detail } : {}) } });
   }
@@ -217,7 +222,7 @@ export class ControlPlane {
   crash(node: NodeId): void {
     const n = this.state.node(node);
     if (!this.state.isServing(node) && n.status !== 'hung') {
-      this.fault('failover', node, [], 'ignored: node is already down');
+      this.ignored('failover', node, 'node is already down');
       return;
     }
     n.status = 'down';
@@ -235,7 +240,7 @@ export class ControlPlane {
   hang(node: NodeId, durationMs?: number): void {
     const n = this.state.node(node);
     if (n.status !== 'up' && n.status !== 'joining' && n.status !== 'recovering') {
-      this.fault('hang', node, [], `ignored: node is ${n.status}`);
+      this.ignored('hang', node, `node is ${n.status}`);
       return;
     }
     n.status = 'hung';
@@ -248,7 +253,7 @@ export class ControlPlane {
   resume(node: NodeId): void {
     const n = this.state.node(node);
     if (n.status !== 'hung') {
-      this.fault('resume', node, [], `ignored: node is ${n.status}`);
+      this.ignored('resume', node, `node is ${n.status}`);
       return;
     }
     n.silence++;
@@ -413,12 +418,12 @@ export class ControlPlane {
 
   failback(node: NodeId): void {
     if (node < 0 || node >= this.state.nodes.length) {
-      this.fault('failback', Math.max(node, 0), [], 'ignored: no node is down');
+      this.ignored('failback', Math.max(node, 0), 'no node is down');
       return;
     }
     const n = this.state.node(node);
     if (n.status !== 'down' && !n.declaredDead) {
-      this.fault('failback', node, [], `ignored: node is ${n.status} and was not failed over`);
+      this.ignored('failback', node, `node is ${n.status} and was not failed over`);
       return;
     }
     this.fault('failback', node, this.state.segments.flatMap((s, i) => (s.preferred === node ? [i] : [])));
@@ -545,7 +550,7 @@ export class ControlPlane {
   scaleOut(): void {
     const st = this.state;
     if (st.nodes.length >= MAX_CLUSTER_NODES) {
-      this.fault('scaleOut', st.nodes.length - 1, [], `ignored: the cluster has ${st.nodes.length} nodes, the most it may have (${MAX_CLUSTER_NODES})`);
+      this.ignored('scaleOut', st.nodes.length - 1, `the cluster has ${st.nodes.length} nodes, the most it may have (${MAX_CLUSTER_NODES})`);
       return;
     }
     const joiner = st.addNode('joining');

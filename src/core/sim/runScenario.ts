@@ -5,7 +5,7 @@
  */
 
 import type { TelemetrySink } from '../telemetry/events';
-import { RunAggregator, type Bucket } from '../telemetry/runAggregator';
+import { RunAggregator, type Bucket, type IgnoredFault } from '../telemetry/runAggregator';
 import { SimEngine } from './engine';
 import { InvariantChecker, type InvariantReport } from './invariants';
 import { bugsOnAtAnyTime, type ConfigChange, type Scenario } from './scenario';
@@ -71,6 +71,8 @@ export interface RunSummary {
   /** the ambiguous-write audit: writes whose outcome the client could not know, with op ids */
   readonly writes: WriteAuditReport;
   readonly faults: readonly FaultSpec[];
+  /** faults that did nothing when they fired, and why (present only when there are any) */
+  readonly ignoredFaults?: readonly IgnoredFault[];
   /** the configuration schedule (present only when the scenario has one) */
   readonly changes?: readonly ConfigChange[];
   readonly cluster: { readonly epoch: number; readonly nodes: readonly { readonly id: number; readonly status: string }[] };
@@ -252,6 +254,7 @@ export function summarizeRun(run: RunFacts, agg: RunAggregator, invariants: Inva
     workload: { ...run.workload },
     writes: (applies ?? new ApplyTracker()).report(),
     faults: sc.faults,
+    ...(agg.ignoredFaults.length > 0 ? { ignoredFaults: agg.ignoredFaults.map((f) => ({ ...f })) } : {}),
     ...(sc.changes.length > 0 ? { changes: sc.changes } : {}),
     cluster: { epoch: run.cluster.epoch, nodes: run.cluster.nodes.map((n) => ({ ...n })) },
     invariants,

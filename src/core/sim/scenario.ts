@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { BUG_TOGGLES, clientConfigInputSchema, bugTogglesSchema, envControlledSettings, mergeClientConfig, resolveClientConfig, type BugToggles, type ClientConfig } from '../client/config';
-import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, MAX_CLUSTER_NODES, type ClusterConfig } from '../cluster/clusterConfig';
+import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from '../cluster/clusterConfig';
 import { faultSpecSchema, type FaultSpec } from '../cluster/faults';
 import { describeJsonSyntaxError, findDuplicateKey } from '../jsonText';
 import { InputError, issuesOf, type InputIssue } from '../validation';
+import { faultScheduleIssues } from './faultTimeline';
 import { zeroTimeProblem } from './progress';
 import { isIdleWorkload, mergeWorkload, resolveWorkload, workloadSchema, type WorkloadConfig } from './workloadConfig';
 
@@ -49,7 +50,9 @@ function makeScenarioSchema(engine: ScenarioEngine) {
       // eslint-disable-next-line no-control-regex
       .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, 'name must be one line without control characters (line breaks, tabs, escape sequences)')
       // invisible characters that reorder or split what is shown (a right-to-left override makes "evil.json" read "nosj.live")
-      .regex(/^[^\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]*$/, 'name must not contain invisible direction or line-separator characters (U+200B, U+200E/F, U+2028/9, U+202A–E, U+2066–9, U+FEFF): they change how the name reads'),
+      .regex(/^[^\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]*$/, 'name must not contain invisible direction or line-separator characters (U+200B, U+200E/F, U+2028/9, U+202A–E, U+2066–9, U+FEFF): they change how the name reads')
+      // a lone surrogate (a JSON "\ud800" escape) is no character: it would print as U+FFFD
+      .refine((n) => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(n), 'name must be valid Unicode text: it contains an unpaired surrogate (a \\ud800–\\udfff escape without its pair)'),
     description: z.string().max(2000, 'description must be ≤ 2000 characters').optional(),
     seed: z.number({ error: 'seed must be a whole number' }).int('seed must be a whole number').min(0, 'seed must be ≥ 0').max(2 ** 31 - 1, 'seed must be ≤ 2147483647'),
     durationMs: z.number({ error: 'durationMs must be a number of ms' }).min(1, 'durationMs must be ≥ 1').max(3_600_000, 'durationMs must be ≤ 3600000 (one hour)'),
@@ -61,41 +64,13 @@ function makeScenarioSchema(engine: ScenarioEngine) {
     changes: z.array(configChangeSchema, { error: 'changes must be a list of { atMs, client?, workload?, paused? }' }).max(10_000, 'at most 10000 changes').optional(),
   })
   .superRefine((s, ctx) => {
-    // the fault schedule in time order: nodes exist, a crashed node is not crashed again, the cluster stays within its cap
-    let members = initialNodes(engine, s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes, s.cluster?.replicas ?? DEFAULT_CLUSTER_CONFIG.replicas);
-    const down = new Map<number, number>(); // node → atMs of its failover
-    const ordered = (s.faults ?? []).map((f, i) => ({ f, i })).sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i);
-    for (const { f, i } of ordered) {
-      if (f.atMs >= s.durationMs) {
-        ctx.addIssue({ code: 'custom', path: ['faults', i, 'atMs'], message: `atMs ${f.atMs} is not before the end of the run (durationMs ${s.durationMs}): a fault must start before it` });
-      }
-      if (f.node !== undefined && f.node >= members) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['faults', i, 'node'],
-          message: `node ${f.node} does not exist at ${f.atMs} ms (nodes 0..${members - 1})`,
-        });
-      }
-      if (f.action === 'failover' && f.node !== undefined) {
-        const since = down.get(f.node);
-        if (since !== undefined) {
-          ctx.addIssue({ code: 'custom', path: ['faults', i, 'node'], message: `node ${f.node} is already down at ${f.atMs} ms (failover at ${since} ms): fail it back first` });
-        }
-        down.set(f.node, f.atMs);
-      }
-      if (f.action === 'failback') {
-        // failback without a node brings back the first node that is down (lowest id)
-        const target = f.node ?? [...down.keys()].sort((a, b) => a - b)[0];
-        if (target !== undefined) down.delete(target);
-      }
-      if (f.action === 'scaleOut') {
-        members++;
-        if (members > MAX_CLUSTER_NODES) {
-          ctx.addIssue({ code: 'custom', path: ['faults', i], message: `scaleOut at ${f.atMs} ms would make ${members} nodes: a cluster has at most ${MAX_CLUSTER_NODES} (cluster.nodes plus scale-outs)` });
-          members--;
-        }
-      }
-    }
+    // the fault schedule in time order: nodes exist, no fault is one the control plane would ignore, the cluster stays within its cap
+    const issues = faultScheduleIssues(s.faults ?? [], {
+      members: initialNodes(engine, s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes, s.cluster?.replicas ?? DEFAULT_CLUSTER_CONFIG.replicas),
+      durationMs: s.durationMs,
+      failureTimeoutMs: s.cluster?.failureTimeoutMs ?? DEFAULT_CLUSTER_CONFIG.failureTimeoutMs,
+    });
+    for (const issue of issues) ctx.addIssue({ code: 'custom', path: [...issue.path], message: issue.message });
     const nodes = s.cluster?.nodes ?? DEFAULT_CLUSTER_CONFIG.nodes;
     const replicas = s.cluster?.replicas ?? DEFAULT_CLUSTER_CONFIG.replicas;
     if (replicas >= nodes) {

@@ -147,7 +147,16 @@ export interface FaultEvent {
   readonly node: NodeId;
   /** segments whose ownership this fault puts in motion */
   readonly segments: readonly number[];
+  /** what it did, in words; a fault that did nothing says why, after {@link IGNORED_FAULT} */
   readonly detail?: string;
+}
+
+/** the start of a fault event's detail when the control plane ignored the fault (node already down, …) */
+export const IGNORED_FAULT = 'ignored: ';
+
+/** why the control plane ignored this fault, or null when it took effect */
+export function ignoredBecause(e: Pick<FaultEvent, 'detail'>): string | null {
+  return e.detail !== undefined && e.detail.startsWith(IGNORED_FAULT) ? e.detail.slice(IGNORED_FAULT.length) : null;
 }
 
 export const TOPOLOGY_CHANGES = [

@@ -10,7 +10,7 @@
  * built on demand.
  */
 import { OUTCOME_CODE, OUTCOMES, type Outcome } from '../domain/status';
-import { END_REASONS, type AttemptEndEvent, type AttemptStartEvent, type EndReason, type OpEndEvent, type OpEventSink, type OpStartEvent, type ZarisEvent } from './events';
+import { END_REASONS, ignoredBecause, type AttemptEndEvent, type AttemptStartEvent, type EndReason, type FaultAction, type OpEndEvent, type OpEventSink, type OpStartEvent, type ZarisEvent } from './events';
 import { LatencyHistogram } from './latencyHistogram';
 import { grownF64, grownU8 } from '../grownColumns';
 import { OpSlots } from './opSlots';
@@ -103,6 +103,14 @@ function partialTable(counts: Float64Array): Partial<Record<Outcome, number>> {
   return t;
 }
 
+/** a fault that did nothing when it fired, and why (the node was already down, …) */
+export interface IgnoredFault {
+  readonly atMs: number;
+  readonly action: FaultAction;
+  readonly node: number;
+  readonly why: string;
+}
+
 export class RunAggregator implements OpEventSink {
   /** reads events during the call only (OpEventSink.transient) */
   readonly transient = true;
@@ -115,6 +123,8 @@ export class RunAggregator implements OpEventSink {
   readonly latency = new LatencyHistogram();
   /** segments a fault put in motion (from `fault` events) */
   readonly affectedSegments = new Set<number>();
+  /** faults the control plane ignored (their events say why) */
+  readonly ignoredFaults: IgnoredFault[] = [];
   /** the cluster's segments (its `initial` topology events) and any a fault named */
   private readonly knownSegments = new Set<number>();
   /** the same, as a bitmap by segment (checked on every attempt) */
@@ -326,10 +336,13 @@ export class RunAggregator implements OpEventSink {
         this.refresh.waitAbandoned++;
         this.at(e.t).refreshAbandoned++;
         return;
-      case 'fault':
+      case 'fault': {
         this.at(e.t);
         for (const s of e.segments) this.markAffected(s);
+        const why = ignoredBecause(e);
+        if (why !== null) this.ignoredFaults.push({ atMs: e.t, action: e.action, node: e.node, why });
         return;
+      }
       case 'topology':
         this.at(e.t);
         if (e.change === 'initial') for (const seg of e.segments) this.knownSegments.add(seg);

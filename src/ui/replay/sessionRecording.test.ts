@@ -53,6 +53,17 @@ describe('session recording (live → scenario)', () => {
     ]);
   });
 
+  it('leaves out a press the control plane ignored (it did nothing, and a scenario refuses such a fault)', () => {
+    const rec = new SessionRecording(preset('steady'));
+    rec.pressed({ action: 'resume', node: 0 });
+    rec.faultSeen({ ...fault(3000, 'resume', 0), segments: [], detail: 'ignored: node is up' });
+    rec.pressed({ action: 'failover', node: 1 });
+    rec.faultSeen(fault(5000, 'failover', 1));
+    const input = rec.toScenarioInput();
+    expect(input.faults).toEqual([{ atMs: 5000, action: 'failover', node: 1 }]);
+    expect(loadScenario(input, 'recording').faults).toHaveLength(1);
+  });
+
   it('records configuration changes as the scenario\'s schedule, and the engine replays them', () => {
     const sc = preset('steady');
     const rec = new SessionRecording(sc);

@@ -11,7 +11,7 @@ import { clientConfigDiff, type ClientConfig } from '../../core/client/config';
 import type { FaultCommand, FaultSpec } from '../../core/cluster/faults';
 import { toScenarioInput, type ConfigChange, type Scenario, type ScenarioInput } from '../../core/sim/scenario';
 import { workloadDiff, type WorkloadConfig } from '../../core/sim/workloadConfig';
-import type { FaultEvent } from '../../core/telemetry/events';
+import { ignoredBecause, type FaultEvent } from '../../core/telemetry/events';
 import { clientOverridesDiff } from './urlScenario';
 import { LATE_START_MS } from '../store/snapshot';
 
@@ -92,6 +92,11 @@ export class SessionRecording {
   faultSeen(e: FaultEvent): void {
     this.observe(e.t);
     const p = this.pending.findIndex((c) => c.action === e.action && (c.node === undefined || c.node === e.node));
+    // a press the control plane ignored (the node was already up, …) did nothing: the scenario leaves it out (a scenario refuses such a fault)
+    if (ignoredBecause(e) !== null) {
+      if (p >= 0) this.pending.splice(p, 1);
+      return;
+    }
     const s = p >= 0 ? -1 : this.scheduled.findIndex((f) => f.action === e.action && (f.node === undefined || f.node === e.node));
     let spec: FaultSpec;
     if (p >= 0) {

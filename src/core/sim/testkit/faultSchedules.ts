@@ -7,7 +7,9 @@
  */
 import fc from 'fast-check';
 import { BUG_TOGGLES, type BugToggles } from '../../client/config';
+import { DEFAULT_CLUSTER_CONFIG } from '../../cluster/clusterConfig';
 import { FAULT_ACTIONS, type FaultAction } from '../../telemetry/events';
+import { faultScheduleIssues } from '../faultTimeline';
 import type { OpMix, WorkloadConfig } from '../workloadConfig';
 
 export interface GeneratedFault {
@@ -86,12 +88,16 @@ const rawFault: fc.Arbitrary<RawFault> = fc.record({
 /**
  * Turns raw draws into a valid schedule: faults in time order, each node
  * picked among the members that exist at that time (initial nodes plus the
- * scaleOuts before it); failback may omit its node.
+ * scaleOuts before it); failback may omit its node; a failover of a node
+ * already down becomes its failback. A draw that validation would still
+ * refuse — a fault the control plane would ignore (`faultTimeline.ts`: a
+ * resume of a node not hung, a failback of a node that is up, …) — is left out.
  */
-export function toSchedule(raw: readonly RawFault[], nodes: number, durationMs: number): GeneratedFault[] {
+export function toSchedule(raw: readonly RawFault[], nodes: number, durationMs: number, failureTimeoutMs = DEFAULT_CLUSTER_CONFIG.failureTimeoutMs): GeneratedFault[] {
   let members = nodes;
   const down = new Set<number>();
-  return raw
+  const kept: GeneratedFault[] = [];
+  const drawn = raw
     .map((f) => ({ ...f, atMs: Math.floor(f.at * durationMs) }))
     .sort((a, b) => a.atMs - b.atMs)
     .map((f): GeneratedFault => {
@@ -125,6 +131,10 @@ export function toSchedule(raw: readonly RawFault[], nodes: number, durationMs: 
           return base;
       }
     });
+  for (const f of drawn) {
+    if (faultScheduleIssues([...kept, f], { members: nodes, durationMs, failureTimeoutMs }).length === 0) kept.push(f);
+  }
+  return kept;
 }
 
 const mixArb: fc.Arbitrary<GeneratedMix> = fc
@@ -276,7 +286,7 @@ export function scenarioArb(options: ScenarioArbOptions = {}): fc.Arbitrary<Gene
           zipfExponent: r.zipfExponent,
           mix: r.mix,
         },
-        faults: toSchedule(r.faults, r.nodes, r.durationMs),
+        faults: toSchedule(r.faults, r.nodes, r.durationMs, r.failureTimeoutMs),
         ...(r.changes.length > 0 ? { changes: toChanges(r.changes, r.durationMs, options.varyBudget === true) } : {}),
       };
     });
