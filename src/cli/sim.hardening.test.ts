@@ -5,7 +5,7 @@
  * progress on a non-terminal stderr.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -335,6 +335,62 @@ describe('thousands of bad entries', () => {
       expect(lines).toHaveLength(22);
       expect(lines[1]).toBe('  - faults[0].atMs: atMs must be ≥ 0; got number -1');
       expect(lines[21]).toBe('  … and 9980 more problems (fix these first)');
+    },
+    SLOW,
+  );
+});
+
+describe('--events and the files around it (review of 2026-12-03)', () => {
+  it(
+    "a project file that holds no events, the installed packages and the git folder are refused and left as they were; a new file or an earlier events file in the project is written",
+    () => {
+      for (const target of ['package.json', 'README.md', 'node_modules/zod/package.json', '.git/HEAD'].filter((t) => existsSync(join(ROOT, t)))) {
+        const before = readFileSync(join(ROOT, target));
+        const r = sim([file('p.json', TINY), '--events', target]);
+        expect(r.status, target).toBe(2);
+        expect(r.stderr.trim().split('\n'), target).toHaveLength(1);
+        expect(r.stderr, target).toMatch(/^error: --events \S+ (would replace \S+, a file of the project that holds no events|is inside the project's (installed packages|git repository))/);
+        expect(readFileSync(join(ROOT, target)).equals(before), target).toBe(true);
+      }
+      const own = join(ROOT, `.events-test-${process.pid}.ndjson`);
+      try {
+        expect(sim([file('p.json', TINY), '--events', own]).status).toBe(0);
+        expect(sim([file('p.json', TINY), '--events', own]).status).toBe(0); // an earlier run's events are replaced
+        expect(readFileSync(own, 'utf8')).toMatch(/^\{"t":0,/);
+      } finally {
+        rmSync(own, { force: true });
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    'a FIFO no process reads is refused at once (opening it waited for a reader for ever)',
+    () => {
+      const fifo = join(tmp, 'events.fifo');
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+      const r = sim([file('p.json', TINY), '--events', fifo]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim()).toBe(`error: --events ${fifo} is a FIFO (named pipe) that no process reads; start its reader first, or name a file`);
+    },
+    SLOW,
+  );
+
+  it(
+    "a dangling symbolic link: its file is created, as a shell's > does (the link was replaced by a file); refused when the link's folder is missing",
+    () => {
+      const made = join(tmp, 'made.ndjson');
+      const link = join(tmp, 'to-made.ndjson');
+      symlinkSync(made, link);
+      expect(sim([file('p.json', TINY), '--events', link]).status).toBe(0);
+      expect(readFileSync(made, 'utf8')).toMatch(/^\{"t":0,/);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      const nowhere = join(tmp, 'to-nowhere.ndjson');
+      symlinkSync(join(tmp, 'missing', 'x.ndjson'), nowhere);
+      const r = sim([file('p.json', TINY), '--events', nowhere]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim()).toBe(`error: --events ${nowhere} is a symbolic link to ${join(tmp, 'missing', 'x.ndjson')}, whose folder does not exist; name a file whose folder exists`);
+      expect(lstatSync(nowhere).isSymbolicLink()).toBe(true);
     },
     SLOW,
   );

@@ -7,7 +7,7 @@
  * summary (a table, or JSON with --json). Exit codes: 0 completed, 2 bad
  * input, 3 an invariant failed unexpectedly (with --strict).
  */
-import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../core/validation';
@@ -42,8 +42,10 @@ class NoTargetError extends UsageError {}
 /** `--help`: the usage on stdout, exit 0 (asking for help is not bad input) */
 class HelpRequest extends Error {}
 
-/** the project's source tree (src/): --events never writes into it (a preset's own file is there) */
+/** the project's source tree (src/) */
 const SOURCE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** the project's root (package.json's folder) */
+const PROJECT_DIR = resolve(SOURCE_DIR, '..');
 
 /** the flags that take no value */
 const SWITCHES: readonly string[] = ['--json', '--strict', '--help'];
@@ -265,9 +267,9 @@ async function main(): Promise<number> {
     process.stderr.write(`error: --events ${shownEvents} ends with a slash, so it names a directory; name a file\n`);
     return 2;
   }
-  // through a symbolic link too: the run renames its file onto the one the link names
-  if (events !== undefined && (isInside(SOURCE_DIR, events) || isInside(SOURCE_DIR, replaceableTarget(events) ?? events))) {
-    process.stderr.write(`error: --events ${shownEvents} is inside the project's source tree (${SOURCE_DIR}), where the presets live; name a file elsewhere\n`);
+  const refused = events === undefined ? null : eventsPathProblem(events);
+  if (refused !== null) {
+    process.stderr.write(`error: --events ${shownEvents} ${refused}\n`);
     return 2;
   }
   const est = estimateRun(scenario);
@@ -389,15 +391,85 @@ function realOrResolved(path: string): string {
 
 /**
  * Where an --events file is renamed to when the run is done: the path itself (or, through a
- * symbolic link, the file it names) when it is a regular file or does not exist yet; null for a
- * device, FIFO or anything else, which is written directly.
+ * symbolic link, the file it names — created, as a shell's `>` does, when the link dangles) when
+ * it is a regular file or does not exist yet; null for a device, FIFO or anything else, which is
+ * written directly.
  */
 function replaceableTarget(path: string): string | null {
   try {
     const real = realpathSync(path);
     return statSync(real).isFile() ? real : null;
   } catch {
+    const link = danglingLinkTarget(path);
+    if (link !== null) return link;
     return existsSync(path) ? null : resolve(path);
+  }
+}
+
+/** the file a symbolic link names when that file does not exist; null when `path` is no dangling link */
+function danglingLinkTarget(path: string): string | null {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return null;
+    return resolve(dirname(resolve(path)), readlinkSync(path));
+  } catch {
+    return null;
+  }
+}
+
+/** the project's own folders --events never writes into: its sources (the presets live there), its packages and its history */
+const PROTECTED_DIRS: readonly (readonly [string, string])[] = [
+  [SOURCE_DIR, "the project's source tree"],
+  [join(PROJECT_DIR, 'node_modules'), "the project's installed packages"],
+  [join(PROJECT_DIR, '.git'), "the project's git repository"],
+];
+
+/**
+ * Why --events may not write `path`, or null: a folder of the project's own (through symbolic
+ * links too: the run renames its file onto the one the link names), a file of the project's
+ * that holds no events (package.json, README.md, …: only an empty file or an earlier events
+ * file is replaced there), a dangling link whose folder is missing, a FIFO no one reads.
+ */
+function eventsPathProblem(path: string): string | null {
+  const target = replaceableTarget(path);
+  const where = target ?? path;
+  const dir = PROTECTED_DIRS.find(([d]) => isInside(d, path) || isInside(d, where));
+  if (dir !== undefined) return `is inside ${dir[1]} (${dir[0]})${dir[0] === SOURCE_DIR ? ', where the presets live' : ''}; name a file elsewhere`;
+  if (target !== null && isInside(PROJECT_DIR, target) && existsSync(target) && !holdsEvents(target)) {
+    return `would replace ${relative(PROJECT_DIR, target)}, a file of the project that holds no events; name a new file (or an earlier events file)`;
+  }
+  const dangling = danglingLinkTarget(path);
+  if (dangling !== null && !existsSync(dirname(dangling))) return `is a symbolic link to ${escapeControls(dangling)}, whose folder does not exist; name a file whose folder exists`;
+  if (target === null && isFifo(path)) {
+    // opening a FIFO for writing waits for a reader: without one, the run would hang before it starts
+    try {
+      closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENXIO') return 'is a FIFO (named pipe) that no process reads; start its reader first, or name a file';
+    }
+  }
+  return null;
+}
+
+function isFifo(path: string): boolean {
+  try {
+    return statSync(path).isFIFO();
+  } catch {
+    return false;
+  }
+}
+
+/** the file is empty or starts as an events file does (a JSON object with the event time first) */
+function holdsEvents(path: string): boolean {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(5);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return n === 0 || (n === head.length && head.toString('utf8') === '{"t":');
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }
 
