@@ -94,6 +94,8 @@ describe('failover', () => {
     await d.waitForText(d.panel('Attempt statuses').locator('.legend'), /NodeUnavailable|Socket|Timeout/);
     await d.waitForText(d.panel('Map refresh coalescing').locator('.panel-aside'), /\d+ % requests merged/);
     await expect(d.page.getByRole('combobox', { name: 'Target node' }).locator('option[value="1"]').textContent()).resolves.toContain('down');
+    // the guide's storm step asks for the failback first: a second crash now would take two of three nodes down
+    await d.waitForText(d.page.locator('.guide-steps li').nth(2), /^3Failback n1 \(one node down at a time\), then “.+” on \(left\), Failover again: the storm$/);
 
     await d.screenshot('b-failover-recovered');
   });

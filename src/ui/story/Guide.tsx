@@ -5,7 +5,7 @@ import { keyspaceUnit } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 
 export function Guide() {
-  const { everStarted, fixedFault, storm, stormFault, realEngine } = useDashboard(
+  const { everStarted, fixedFault, storm, stormFault, realEngine, down } = useDashboard(
     useShallow((s) => ({
       everStarted: s.everStarted,
       realEngine: keyspaceUnit(s.cluster) === 'hash slot',
@@ -13,8 +13,11 @@ export function Guide() {
       fixedFault: s.snapshot.evidence.some((e) => e.action === 'failover' && e.overBudget === 0),
       storm: s.clientConfig.bugs.deadlineReplacesAttempts,
       stormFault: s.snapshot.evidence.some((e) => e.action === 'failover' && e.overBudget > 0),
+      // a node still down from step 2: failing another over would take two of the nodes down, not replay the storm
+      down: s.cluster?.nodes.find((n) => n.status === 'down')?.id,
     })),
   );
+  const stormText = `“${BUG_HELP.deadlineReplacesAttempts.label}” on (left), Failover again: the storm`;
   const steps: { done: boolean; text: string }[] = [
     { done: everStarted, text: 'Start' },
     {
@@ -22,7 +25,7 @@ export function Guide() {
       done: fixedFault,
       text: storm && !fixedFault ? `Failover: the fixed client recovers (turn “${BUG_HELP.deadlineReplacesAttempts.label}” off first)` : 'Failover: the fixed client recovers',
     },
-    { done: storm && stormFault, text: `“${BUG_HELP.deadlineReplacesAttempts.label}” on (left), Failover again: the storm` },
+    { done: storm && stormFault, text: down !== undefined && !(storm && stormFault) ? `Failback n${down} (one node down at a time), then ${stormText}` : stormText },
   ];
   return (
     <div className="guide" aria-label="How to use this page">
