@@ -72,6 +72,8 @@ class OpColumns {
   requiredVersion = new Float64Array(0);
   pendingRealAnswer = new Int8Array(0);
   overBudget = new Uint8Array(0);
+  /** the bug toggles on when the operation started ({@link bugMask}) */
+  bugsAtStart = new Uint8Array(0);
 
   grow(n: number): void {
     this.isGet = grownU8(this.isGet, n);
@@ -83,7 +85,21 @@ class OpColumns {
     this.requiredVersion = grownF64(this.requiredVersion, n);
     this.pendingRealAnswer = grownI8(this.pendingRealAnswer, n);
     this.overBudget = grownU8(this.overBudget, n);
+    this.bugsAtStart = grownU8(this.bugsAtStart, n);
   }
+}
+
+const BUG_BIT = { retryConflict: 1, deadlineReplacesAttempts: 2, unclampedBackoff: 4 } as const;
+/** the bug toggle that explains each tally's violations (a tally no toggle explains: none) */
+const EXPLAINED_BY: Readonly<Partial<Record<TallyName, keyof typeof BUG_BIT>>> = {
+  retriedConflict: 'retryConflict',
+  overBudget: 'deadlineReplacesAttempts',
+  overDeadlineInBackoff: 'unclampedBackoff',
+};
+
+/** the toggles of {@link EXPLAINED_BY} that are on, as bits */
+function bugMask(bugs: ClientConfig['bugs']): number {
+  return (bugs.retryConflict ? BUG_BIT.retryConflict : 0) | (bugs.deadlineReplacesAttempts ? BUG_BIT.deadlineReplacesAttempts : 0) | (bugs.unclampedBackoff ? BUG_BIT.unclampedBackoff : 0);
 }
 
 /**
@@ -133,21 +149,28 @@ export type TallyName = (typeof TALLIES)[number];
 export interface TallyView {
   readonly count: number;
   readonly examples: readonly number[];
+  /**
+   * of those, the violations the tally's bug toggle explains: it was on when the operation
+   * started or when the violation was found (absent: judged by the toggles in effect now)
+   */
+  readonly explained?: number;
 }
-/** called on every violation as it is found (an index over time: `replay/seekIndex`) */
-export type ViolationListener = (tally: TallyName, op: number) => void;
+/** called on every violation as it is found (an index over time: `replay/seekIndex`); `explained`: see {@link TallyView.explained} */
+export type ViolationListener = (tally: TallyName, op: number, explained: boolean) => void;
 
 class Tally implements TallyView {
   count = 0;
+  explained = 0;
   readonly examples: number[] = [];
   constructor(
     private readonly name: TallyName | null = null,
     private readonly listener: ViolationListener | undefined = undefined,
   ) {}
-  add(op: number): void {
+  add(op: number, explained = false): void {
     this.count++;
+    if (explained) this.explained++;
     addExample(this.examples, op);
-    if (this.name !== null) this.listener?.(this.name, op);
+    if (this.name !== null) this.listener?.(this.name, op, explained);
   }
 }
 
@@ -227,6 +250,26 @@ export class InvariantChecker implements OpEventSink {
     c.requiredVersion[i] = get ? this.acked.versionOf(e.key) : 0;
     c.pendingRealAnswer[i] = NONE;
     c.overBudget[i] = 0;
+    c.bugsAtStart[i] = this.bugsNow();
+  }
+
+  /** the explaining toggles on now (read per operation: cached while the config object stays the same) */
+  private bugsNow(): number {
+    const cfg = this.config();
+    if (cfg !== this.maskOf) {
+      this.maskOf = cfg;
+      this.mask = bugMask(cfg.bugs);
+    }
+    return this.mask;
+  }
+  private maskOf: ClientConfig | null = null;
+  private mask = 0;
+
+  /** whether `tally`'s bug toggle explains a violation of the operation in slot `i`: on at its start, or now */
+  private explains(tally: TallyName, i: number): boolean {
+    const bug = EXPLAINED_BY[tally];
+    if (bug === undefined) return false;
+    return (((this.cols.bugsAtStart[i] as number) | this.bugsNow()) & BUG_BIT[bug]) !== 0;
   }
 
   attemptStart(e: AttemptStartEvent): void {
@@ -237,14 +280,14 @@ export class InvariantChecker implements OpEventSink {
     const real = c.pendingRealAnswer[i] as number;
     if (real !== NONE) {
       c.pendingRealAnswer[i] = NONE;
-      if (real === REAL_CONFLICT) this.retriedConflict.add(e.op);
+      if (real === REAL_CONFLICT) this.retriedConflict.add(e.op, this.explains('retriedConflict', i));
       else this.retriedNotFound.add(e.op);
     }
     c.phase[i] = ATTEMPT;
     // the budget breaks when the first attempt beyond it starts (event time), not when the operation ends
     if (e.attempt > (c.budget[i] as number) && c.overBudget[i] === 0) {
       c.overBudget[i] = 1;
-      this.overBudget.add(e.op);
+      this.overBudget.add(e.op, this.explains('overBudget', i));
     }
   }
 
@@ -327,16 +370,17 @@ export class InvariantChecker implements OpEventSink {
     const requiredVersion = c.requiredVersion[i] as number;
     const overBudget = c.overBudget[i] === 1;
     const budget = c.budget[i] as number;
+    // (slot i keeps its fields until the next opStart takes it: `explains` below still reads them)
     this.slots.delete(id);
     c.key[i] = '';
     // an op.end that reports more attempts than were seen starting (a stream without them) still counts
-    if (e.attempts > budget && !overBudget) this.overBudget.add(id);
+    if (e.attempts > budget && !overBudget) this.overBudget.add(id, this.explains('overBudget', i));
     if (e.t > deadline + EPS) {
       const cfg = this.config();
       const phase = PHASES[atDeadline !== NONE ? atDeadline : phaseNow] as Phase;
       const allowance = phase === 'refreshWait' ? cfg.refreshWaitBudgetMs : phase === 'attempt' ? cfg.attemptTimeoutMs : 0;
       if (e.t - deadline > allowance + EPS) {
-        if (phase === 'backoff') this.overDeadlineInBackoff.add(id);
+        if (phase === 'backoff') this.overDeadlineInBackoff.add(id, this.explains('overDeadlineInBackoff', i));
         else this.overDeadline.add(id);
       }
     }
@@ -400,6 +444,23 @@ export interface FinalCheck extends TallyView {
 
 const NO_FINAL_CHECK: FinalCheck = { count: 0, examples: [], keys: [], checked: false };
 
+/**
+ * Whether a bug toggle explains every violation of a tally: each was found while the toggle was
+ * on (at its operation's start or then) — so the badge does not turn "violated" when the toggle
+ * is switched off afterwards. Tallies without that count are judged by the toggle now.
+ */
+function allExplained(t: TallyView, onNow: boolean): boolean {
+  return t.count > 0 && (t.explained === undefined ? onNow : t.explained === t.count);
+}
+
+/** the detail's note on a toggle that explains a tally's violations (all, some, or none) */
+function explanation(t: TallyView, onNow: boolean, bug: string, storm: string): string {
+  if (t.count === 0) return '';
+  if (t.explained === undefined) return onNow ? ` (expected: ${bug} is on${storm})` : '';
+  if (t.explained === t.count) return ` (expected: ${bug} ${onNow ? 'is' : 'was'} on${storm})`;
+  return t.explained > 0 ? ` (${t.explained} of them while ${bug} was on)` : '';
+}
+
 /** the report of a set of tallies: what `InvariantChecker.report()` says for them */
 export function invariantReport(config: ClientConfig, t: Readonly<Record<TallyName, TallyView>>, final: FinalCheck = NO_FINAL_CHECK, availability: InvariantCheck | null = null): InvariantReport {
   const bugs = config.bugs;
@@ -424,24 +485,24 @@ export function invariantReport(config: ClientConfig, t: Readonly<Record<TallyNa
         name: 'noRetriedRealAnswers',
         ok: self.retriedConflict.count + self.retriedNotFound.count === 0,
         violations: self.retriedConflict.count + self.retriedNotFound.count,
-        expected: self.retriedNotFound.count === 0 && self.retriedConflict.count > 0 && bugs.retryConflict,
-        detail: `Conflict retried ${self.retriedConflict.count}×, NotFound retried ${self.retriedNotFound.count}×${bugs.retryConflict && self.retriedConflict.count > 0 ? ' (expected: retryConflict is on)' : ''}`,
+        expected: self.retriedNotFound.count === 0 && allExplained(self.retriedConflict, bugs.retryConflict),
+        detail: `Conflict retried ${self.retriedConflict.count}×, NotFound retried ${self.retriedNotFound.count}×${explanation(self.retriedConflict, bugs.retryConflict, 'retryConflict', '')}`,
         examples: [...self.retriedConflict.examples, ...self.retriedNotFound.examples].slice(0, MAX_EXAMPLES),
       },
       {
         name: 'attemptBudgetKept',
         ok: self.overBudget.count === 0,
         violations: self.overBudget.count,
-        expected: self.overBudget.count > 0 && bugs.deadlineReplacesAttempts,
-        detail: `${self.overBudget.count} operation(s) made more attempts than their budget${bugs.deadlineReplacesAttempts && self.overBudget.count > 0 ? ' (expected: deadlineReplacesAttempts is on — the refresh storm)' : ''}`,
+        expected: allExplained(self.overBudget, bugs.deadlineReplacesAttempts),
+        detail: `${self.overBudget.count} operation(s) made more attempts than their budget${explanation(self.overBudget, bugs.deadlineReplacesAttempts, 'deadlineReplacesAttempts', ' — the refresh storm')}`,
         examples: self.overBudget.examples,
       },
       {
         name: 'deadlineKept',
         ok: self.overDeadline.count + self.overDeadlineInBackoff.count === 0,
         violations: self.overDeadline.count + self.overDeadlineInBackoff.count,
-        expected: self.overDeadline.count === 0 && self.overDeadlineInBackoff.count > 0 && bugs.unclampedBackoff,
-        detail: `${self.overDeadline.count + self.overDeadlineInBackoff.count} operation(s) outlived their deadline by more than the bounded wait they were in (${self.overDeadlineInBackoff.count} in an unclamped backoff)${bugs.unclampedBackoff && self.overDeadlineInBackoff.count > 0 ? ' (expected: unclampedBackoff is on)' : ''}`,
+        expected: self.overDeadline.count === 0 && allExplained(self.overDeadlineInBackoff, bugs.unclampedBackoff),
+        detail: `${self.overDeadline.count + self.overDeadlineInBackoff.count} operation(s) outlived their deadline by more than the bounded wait they were in (${self.overDeadlineInBackoff.count} in an unclamped backoff)${explanation(self.overDeadlineInBackoff, bugs.unclampedBackoff, 'unclampedBackoff', '')}`,
         examples: [...self.overDeadline.examples, ...self.overDeadlineInBackoff.examples].slice(0, MAX_EXAMPLES),
       },
       // only where a shell handed over the cluster's truth (headless runs, the live test kit)

@@ -144,10 +144,9 @@ export function withInFlightOverBudget(report: InvariantReport, budget: BudgetAt
   if (budget.overBudgetInFlight === 0) return report;
   const checks = report.checks.map((c) => {
     if (c.name !== 'attemptBudgetKept') return c;
-    const expected = config.bugs.deadlineReplacesAttempts;
     return {
       ...c,
-      detail: `${c.violations} operation(s) made more attempts than their budget, ${budget.overBudgetInFlight} of them still in flight at the cursor${expected ? ' (expected: deadlineReplacesAttempts is on — the refresh storm)' : ''}`,
+      detail: `${c.violations} operation(s) made more attempts than their budget, ${budget.overBudgetInFlight} of them still in flight at the cursor${c.expected ? ` (expected: deadlineReplacesAttempts ${config.bugs.deadlineReplacesAttempts ? 'is' : 'was'} on — the refresh storm)` : ''}`,
     };
   });
   return { ok: checks.every((c) => c.ok || c.expected), checks };
@@ -162,7 +161,7 @@ export class SeekIndex {
   /** the run's pause schedule, in time order */
   private readonly pauseChanges: readonly PauseChange[];
   /** per tally: the event index that revealed each violation, and its op */
-  private readonly violations = Object.fromEntries(TALLIES.map((k) => [k, { at: new NumCol(), op: new NumCol() }])) as Record<TallyName, { at: NumCol; op: NumCol }>;
+  private readonly violations = Object.fromEntries(TALLIES.map((k) => [k, { at: new NumCol(), op: new NumCol(), explained: new NumCol() }])) as Record<TallyName, { at: NumCol; op: NumCol; explained: NumCol }>;
   private overStart: Float64Array = new Float64Array(0);
   private overEnd: Float64Array = new Float64Array(0);
   private checkpointBytes = 0;
@@ -180,16 +179,17 @@ export class SeekIndex {
     this.checkpointEvents = Math.max(1, options.checkpointEvents ?? CHECKPOINT_EVENTS);
     this.pauseChanges = [...(options.pauses ?? [])].sort((a, b) => a.atMs - b.atMs);
     const buckets = Math.floor(Math.max(durationMs, tape.endT) / BUCKET_MS) + 2;
-    this.whole = new TelemetryAggregator(() => config, { buckets, onViolation: (tally, op) => this.violation(tally, op) });
+    this.whole = new TelemetryAggregator(() => config, { buckets, onViolation: (tally, op, explained) => this.violation(tally, op, explained) });
     this.seeker = new TelemetryAggregator(() => config, { checkInvariants: false, keepLog: false });
     this.build();
     this.wholeRun = tape.length === 0 ? null : this.reportAt(tape.length);
   }
 
-  private violation(tally: TallyName, op: number): void {
+  private violation(tally: TallyName, op: number, explained: boolean): void {
     const v = this.violations[tally];
     v.at.push(this.whole.events - 1);
     v.op.push(op);
+    v.explained.push(explained ? 1 : 0);
   }
 
   private build(): void {
@@ -259,7 +259,9 @@ export class SeekIndex {
       const count = v.at.countBelow(events);
       const examples: number[] = [];
       for (let i = 0; i < count && examples.length < 10; i++) addExample(examples, v.op.data[i] as number);
-      tallies[k] = { count, examples };
+      let explained = 0;
+      for (let i = 0; i < count; i++) explained += v.explained.data[i] as number;
+      tallies[k] = { count, examples, explained };
     }
     return invariantReport(this.config, tallies, undefined, this.views?.availabilityAt?.(atMs) ?? null);
   }

@@ -39,6 +39,24 @@ describe('invariant monitor', () => {
     expect(verdictOf(events, { deadlineReplacesAttempts: true }).verdict).toBe('expected');
   });
 
+  it('a violation stays expected when the toggle that explains it is switched off afterwards; one made after it is not', () => {
+    const store = createDashboardStore();
+    const storm = { ...DEFAULT_CLIENT_CONFIG, bugs: { ...DEFAULT_CLIENT_CONFIG.bugs, deadlineReplacesAttempts: true } };
+    store.getState().applyClientConfig(storm);
+    const over = (op: number, t: number): ZarisEvent[] => [start(op, t), ...[1, 2, 3, 4].flatMap((a) => attempt(op, a, t + a * 10, 'Moved'))];
+    store.getState().ingestEvents(over(7, 0));
+    store.getState().applyClientConfig(DEFAULT_CLIENT_CONFIG); // the toggle off: op 7 broke its budget while it was on
+    store.getState().publish();
+    let rows = selectInvariantRows(store.getState().snapshot.invariants);
+    expect(rows.verdict).toBe('expected');
+    expect(rows.rows.find((r) => r.name === 'attemptBudgetKept')?.detail).toBe('1 operation(s) made more attempts than their budget (expected: deadlineReplacesAttempts was on — the refresh storm)');
+    store.getState().ingestEvents(over(8, 100)); // started and broke its budget with the toggle off
+    store.getState().publish();
+    rows = selectInvariantRows(store.getState().snapshot.invariants);
+    expect(rows.verdict).toBe('violated');
+    expect(rows.rows.find((r) => r.name === 'attemptBudgetKept')?.detail).toBe('2 operation(s) made more attempts than their budget (1 of them while deadlineReplacesAttempts was on)');
+  });
+
   it('names the ops that retried a Conflict', () => {
     const events: ZarisEvent[] = [start(3, 0), ...attempt(3, 1, 0, 'Conflict'), ...attempt(3, 2, 10, 'Conflict')];
     events.push({ t: 20, type: 'op.end', op: 3, status: 'Conflict', attempts: 2, latencyMs: 20, reason: 'realAnswer' });
