@@ -246,6 +246,19 @@ describe('what you are seeing', () => {
     expect(line.text).not.toContain('Cause:');
   });
 
+  it("a later fault is not blamed for an earlier storm's operations: the line names the storm that still holds the pool", () => {
+    // the storm's toggle was switched off; its 2,048 operations sleep in backoff until their deadline while a scale-out runs
+    const held = headline({ servedPerSec: 0, rejectedPerSec: 5000, stalled: 2048, inFlight: 2048, service: { verdict: 'notServing', share: 0 } });
+    const scaleOut = evidence({ action: 'scaleOut', node: 3, opsHit: 2048, retries: 8000, refreshRequests: 8000, overBudget: 0 });
+    const line = selectSessionState({ ...base, evidence: [scaleOut], headline: held, overBudgetInFlight: 2048 });
+    expect(line.label).toBe('storm — not serving');
+    expect(line.text).toContain("Cause: 2,048 operations still retrying past their attempt budget from an earlier fault's storm, not the scale-out");
+    expect(line.text).not.toContain('within their budget');
+    // serving again, the same operations still retrying: the line says whose they are
+    const serving = selectSessionState({ ...base, evidence: [scaleOut], headline: headline({ servedPerSec: 3000, service: { verdict: 'degraded', share: 0.6 } }), overBudgetInFlight: 2048 });
+    expect(serving.text).toContain("The operations this fault hit keep within their bounds; 2,048 operations from an earlier fault's storm are still retrying past their budget");
+  });
+
   it("gives the stalled ops' own share of the pool, not the in-flight share under their count", () => {
     const storm = headline({ servedPerSec: 500, rejectedPerSec: 4500, stalled: 1914, inFlight: 2048, service: { verdict: 'notServing', share: 0.08 } });
     const line = selectSessionState({ ...base, evidence: [evidence({ overBudget: 2040 })], headline: storm });

@@ -143,11 +143,20 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
     const amp = open !== null ? amplification(open) : null;
     // a storm is retrying past the budget; a pool held by operations that keep within it (a hang, lost acks) is not one
     const storm = open !== null && open.overBudget > 0;
-    const cause =
-      amp === null ? '' : storm ? ` Cause: ${amp}, ${formatCount((open as FaultEvidence).overBudget)} ops past their attempt budget.` : ` The operations the fault hit made ${amp}, within their budget.`;
+    // operations past their budget that this fault did not send there: an earlier storm still holds the pool
+    const earlierStorm = !storm && (x.overBudgetInFlight ?? 0) > 0;
+    const cause = storm
+      ? amp === null
+        ? ''
+        : ` Cause: ${amp}, ${formatCount((open as FaultEvidence).overBudget)} ops past their attempt budget.`
+      : earlierStorm
+        ? ` Cause: ${formatCount(x.overBudgetInFlight ?? 0)} operations still retrying past their attempt budget from an earlier fault's storm${open !== null ? `, not the ${describeFault(open)}` : ''} (they keep the policy they started with until their deadline).`
+        : amp === null
+          ? ''
+          : ` The operations the fault hit made ${amp}, within their budget.`;
     return {
       state: 'storm',
-      label: storm ? 'storm — not serving' : starved || !roomNow ? 'not serving — pool held' : 'not serving — pool was full',
+      label: storm || earlierStorm ? 'storm — not serving' : starved || !roomNow ? 'not serving — pool held' : 'not serving — pool was full',
       text: `Not serving${open !== null ? ` during the ${describeFault(open)},${since}` : ''}: ${served}. ${why.join('; ')}.${cause}`,
     };
   }
@@ -160,7 +169,9 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
     const client =
       open !== null && open.overBudget > 0
         ? `${formatCount(open.overBudget)} ops went past their attempt budget${retryingPastBudget ? ` (${formatCount(x.overBudgetInFlight ?? 0)} still retrying)` : ''}: the client's bounds do not hold.`
-        : open !== null
+        : open !== null && retryingPastBudget
+          ? `The operations this fault hit keep within their bounds; ${formatCount(x.overBudgetInFlight ?? 0)} operations from an earlier fault's storm are still retrying past their budget (they keep the policy they started with until their deadline).`
+          : open !== null
           ? 'The client retries within its bounds and refreshes its map.'
           : 'The client retries and refreshes its map.';
     return { state: 'fault', label: 'fault in progress', text: `Fault in progress — ${what}: ${served}${parts.length > 0 ? `; ${parts.join(', ')}` : ''}. ${client}` };
