@@ -1,7 +1,8 @@
 /**
  * One card per fault: what it did, counted from the event stream; stays until dismissed. The
- * newest and the one that hurt most are open; the others fold to one line (title, status, the
- * worst fact) so a session of many faults does not push the charts below the fold; a click opens one.
+ * newest and the one that hurt most are open, side by side; the others fold to one line each below
+ * them (title, status, the worst fact) so a session of many faults does not push the charts below
+ * the fold; a click opens one.
  */
 import { useMemo, useState } from 'react';
 import { evidenceCardsOf, type EvidenceCard } from '../store/serviceSelectors';
@@ -36,7 +37,8 @@ export function EvidenceCards() {
   const hidden = allFolded ? new Set<number>() : new Set(folded.slice(FOLDED_SHOWN).map((c) => c.id));
   return (
     <section className="evidence" aria-label="Fault evidence">
-      {cards.filter((c) => !hidden.has(c.id)).map((c) => {
+      {/* the open cards first (newest first), so two share a row, then the folded ones: a folded row between them split them over two rows */}
+      {[...cards.filter((c) => unfolded.has(c.id)), ...folded.filter((c) => !hidden.has(c.id))].map((c) => {
         const folded = !unfolded.has(c.id);
         const toggle = () => setOpened((o) => (o.includes(c.id) ? o.filter((x) => x !== c.id) : [...o, c.id]));
         return (
