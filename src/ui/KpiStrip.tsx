@@ -10,7 +10,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { STALL_THRESHOLD_MS } from '../core/domain/service';
 import { fellBelowBaseline, openRecord, type FaultEvidence } from '../core/telemetry/faultEvidence';
 import { formatNumber } from './panels/chart/format';
-import { formatCount, formatLatency, formatSeconds } from './store/numberFormat';
+import { formatCount, formatLatency, formatSeconds, formatShare } from './store/numberFormat';
 import { HEADLINE_WINDOW_LABEL, selectDebounceCeiling, selectHeadline, selectPoolSize, selectStaleCount, type Headline } from './store/selectors';
 import type { DashboardState } from './store/dashboardStore';
 import { useDashboard } from './store/StoreContext';
@@ -24,12 +24,13 @@ export interface Kpi {
 }
 
 const SERVICE_TONE = { idle: undefined, healthy: 'ok', degraded: 'warn', notServing: 'bad' } as const;
-/** a whole percent, one decimal under 10 %; never "100 %" for less than all (99.7 % of demand is not 100 %: the status line beside says 99.7) */
+/**
+ * a whole percent, one decimal under 10 % and from 99.5 % (a whole one would say "100 %" for less than all:
+ * 99.7 % of demand is not 100 %); rounded as the status line beside rounds it ({@link formatShare}), so both say 99.7
+ */
 export function tilePercent(share: number | null): string {
   if (share === null) return '—';
-  const whole = +(share * 100).toFixed(share < 0.1 ? 1 : 0);
-  if (whole >= 100 && share < 1) return `${Math.floor(share * 1000) / 10} %`;
-  return `${whole} %`;
+  return formatShare(share, share < 0.1 || (share < 1 && Math.round(share * 1000) >= 995) ? 1 : 0);
 }
 
 /**

@@ -14,6 +14,17 @@ export function formatRate(v: number): string {
   return `${+v.toFixed(1)}`;
 }
 
+/**
+ * A share (0–1) as a percent rounded to the nearest step of `decimals`, but never "100 %" for
+ * less than all: 0.9966 → "99.7 %" (1 decimal), 0.9999 → "99.9 %" (a failure is never hidden),
+ * 1 → "100 %". The served tile and the status line beside it both use it, so they agree.
+ */
+export function formatShare(share: number, decimals: number): string {
+  const f = 10 ** decimals;
+  const steps = Math.round(share * 100 * f);
+  return `${(share < 1 ? Math.min(steps, 100 * f - 1) : steps) / f} %`;
+}
+
 /** ms as seconds: 2100 → "2.1 s", 60000 → "60 s", 450 → "0.45 s" */
 export function formatSeconds(ms: number): string {
   const s = ms / 1000;

@@ -8,6 +8,7 @@ import { describeScenarioChange, keepBugToggles } from '../controls/scenarioChan
 import { headlineKpis, tilePercent } from '../KpiStrip';
 import { createDashboardStore } from './dashboardStore';
 import { ambiguousDuring, selectEndReasons, selectEvidenceCards, selectRejectedArrivals, selectHeadline, selectNothingToDraw, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
+import { formatShare } from './numberFormat';
 import { steadyOps } from './testEvents';
 import { sessionLineOf } from './serviceSelectors';
 import { ApplyTracker, classifyWrite, MAX_LISTED, type AmbiguousCase } from '../../core/sim/applyTracker';
@@ -73,6 +74,9 @@ describe('headline', () => {
     expect(headlineKpis({ ...running, inFlight: 2112 }, { ceiling: 2, stale: 0, poolSize: 2112, closedLoopUsers: 64 }).find((k) => k.label === 'in flight')?.tone).toBe('bad');
     // the served tile: never 100 % for less than all, one decimal near it and under 10 %
     expect([1, 0.9999, 0.997, 0.994, 0.693, 0.07, 0, null].map(tilePercent)).toEqual(['100 %', '99.9 %', '99.7 %', '99 %', '69 %', '7 %', '0 %', '—']);
+    // rounded to the nearest, as the status line rounds (it used to round down near 100: 99.6 % on the tile, 99.7 % beside it)
+    expect([0.9966, 0.9949, 0.99949, 0.99951].map(tilePercent)).toEqual(['99.7 %', '99.5 %', '99.9 %', '99.9 %']);
+    expect([0.9966, 0.9949, 0.99951, 1].map((share) => formatShare(share, 1))).toEqual(['99.7 %', '99.5 %', '99.9 %', '100 %']);
   });
 });
 

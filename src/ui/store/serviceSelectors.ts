@@ -9,7 +9,7 @@ import type { FaultAction } from '../../core/telemetry/events';
 import { BASELINE_MS, fellBelowBaseline, openRecord, SLOWED_FACTOR, type FaultEvidence } from '../../core/telemetry/faultEvidence';
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import { AMBIGUOUS_CASES, type AmbiguousCase, type AmbiguousWrite, type WriteAuditReport } from '../../core/sim/applyTracker';
-import { formatCount, formatLatency, formatRate, formatSeconds } from './numberFormat';
+import { formatCount, formatLatency, formatRate, formatSeconds, formatShare } from './numberFormat';
 import { HEADLINE_WINDOW_LABEL, HEADLINE_WINDOW_MS, selectHeadline, type Headline } from './summarySelectors';
 import type { DashboardState } from './storeTypes';
 import { openPauseFrom, type PauseSpan } from './snapshot';
@@ -66,7 +66,7 @@ export interface SessionStateLine {
   readonly text: string;
 }
 
-const pct = (share: number | null) => (share === null ? '—' : `${share >= 0.999 ? Math.floor(share * 1000) / 10 : Math.round(share * 1000) / 10} %`);
+const pct = (share: number | null) => (share === null ? '—' : formatShare(share, 1));
 
 /** amplification facts of a fault record ("14 attempts and 14 refresh requests per op hit") */
 function amplification(e: FaultEvidence): string | null {
