@@ -12,7 +12,10 @@ import { useDashboard } from '../store/StoreContext';
 import type { ReplayController } from './replayController';
 import { RunIdentityBlock } from './RunIdentityBlock';
 import { cursorVerdict, runVerdict, type VerdictLine } from './verdicts';
+import type { ClientConfig } from '../../core/client/config';
+import type { ClusterView } from '../../core/cluster/views';
 import type { ConfigChange } from '../../core/sim/scenario';
+import type { RunIdentity } from '../export/caption';
 
 const MB = 1024 * 1024;
 
@@ -26,7 +29,7 @@ function Verdict({ label, line, testId }: { label: string; line: VerdictLine; te
 
 export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
   const { run, info, budget, frameCursorMs, lastSeekMs, computeMs } = useStore(ctl.ui, useShallow((s) => ({ run: s.run, info: s.info, budget: s.budget, frameCursorMs: s.frameCursorMs, lastSeekMs: s.lastSeekMs, computeMs: s.frameComputeMs })));
-  const { snap, workload, clientConfig } = useDashboard(useShallow((s) => ({ snap: s.snapshot, workload: s.workload, clientConfig: s.clientConfig })));
+  const { snap, workload, clientConfig, cluster } = useDashboard(useShallow((s) => ({ snap: s.snapshot, workload: s.workload, clientConfig: s.clientConfig, cluster: s.cluster })));
   const atCursor = useMemo(() => cursorVerdict(snap.invariants, budget), [snap, budget]);
   const whole = useMemo(() => runVerdict(info?.wholeRun ?? null), [info]);
   // the panels' time: the verdict is read from the same frame
@@ -44,8 +47,7 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
       </div>
       {run ? (
         <RunIdentityBlock
-          // a run with a schedule shows the settings in effect at the cursor (the store follows them)
-          identity={run.scenario && run.scenario.changes.length > 0 ? { ...run.identity, client: clientConfig } : run.identity}
+          identity={identityAtCursor(run.identity, run.scenario !== null && run.scenario.changes.length > 0 ? clientConfig : null, cluster)}
           {...(run.scenario ? { extra: withSchedule(selectWorkloadSummary(workload), run.scenario.changes) } : {})}
           badges={
             <span className="verdicts" data-testid="replay-verdict">
@@ -65,6 +67,17 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
       <KpiStrip label="Figures at the cursor" />
     </header>
   );
+}
+
+/**
+ * The identity as at the cursor, as the panels beside it: the cluster's node count from the cluster view of the
+ * frame (a node that joined by then counts; a down one still does, as in the Live header), and for a run with a
+ * schedule the settings in effect (the store follows them; `client` null: the run's own). A run whose cluster is
+ * unknown (an events file) or a frame without a cluster view keeps the identity's.
+ */
+export function identityAtCursor(identity: RunIdentity, client: ClientConfig | null, cluster: ClusterView | null): RunIdentity {
+  const nodes = identity.nodes !== null && cluster !== null && cluster.nodes.length > 0 ? cluster.nodes.length : identity.nodes;
+  return nodes === identity.nodes && client === null ? identity : { ...identity, nodes, ...(client !== null ? { client } : {}) };
 }
 
 /** the workload line, plus the scheduled changes the run goes through, by kind ("2 pause / resume, 1 setting or toggle") */
