@@ -187,7 +187,7 @@ describe('hang', () => {
   it('a hang with durationMs shorter than detection resumes by itself and keeps ownership', () => {
     const { state, sched, rec, at } = setup();
     at(1000, { action: 'hang', node: 1, durationMs: 1500 });
-    expect(rec.of('fault')[0]?.detail).toBe('for 1500 ms');
+    expect(rec.of('fault')[0]?.detail).toBe('for 1.5 s');
     sched.advanceTo(2499);
     expect(state.node(1).status).toBe('hung');
     sched.advanceTo(2500);
@@ -537,7 +537,7 @@ describe('slow links and lost acknowledgements', () => {
     const { cluster, state, sched, rec, at } = setup();
     at(100, { action: 'slow', node: 0, factor: 4, durationMs: 1000 });
     expect(slowAt(cluster, sched, 0)).toBe(4);
-    expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'slow', node: 0, segments: [0, 3, 6], detail: 'latency ×4 for 1000 ms' }]);
+    expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'slow', node: 0, segments: [0, 3, 6], detail: '4× latency for 1 s' }]);
     sched.advanceTo(1099);
     expect(slowAt(cluster, sched, 0)).toBe(4);
     sched.advanceTo(1100);
@@ -574,17 +574,30 @@ describe('slow links and lost acknowledgements', () => {
     expect(slowAt(cluster, sched, 0)).toBe(10);
   });
 
-  it('lostAck sets the window and probability; the window closes after durationMs', () => {
+  it('lostAck sets the window and probability; the window closes after durationMs; the details read in seconds and shares', () => {
     const { cluster, state, sched, rec, at } = setup();
     at(100, { action: 'lostAck', node: 0, probability: 0.5, durationMs: 2000 });
     expect(cluster.node(0).link).toMatchObject({ lostAckUntil: 2100, lostAckProbability: 0.5 });
-    expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'lostAck', node: 0, segments: [0, 3, 6], detail: 'p=0.5 for 2000 ms' }]);
+    expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'lostAck', node: 0, segments: [0, 3, 6], detail: '50 % of acks lost for 2 s' }]);
     sched.advanceTo(2100);
     expect(sched.now()).toBeGreaterThanOrEqual(cluster.node(0).link.lostAckUntil);
     // defaults: p = 1 for 2000 ms
     at(3000, { action: 'lostAck', node: 1 });
     expect(cluster.node(1).link).toMatchObject({ lostAckUntil: 5000, lostAckProbability: 1 });
     expect(state.epoch).toBe(1);
+    // every link fault's detail reads in seconds and shares, as the page gives them (it said "p=0.5 for 10000 ms")
+    at(4000, { action: 'partition', node: 0, direction: 'in', durationMs: 2500 });
+    at(4010, { action: 'partition', node: 1, direction: 'out', durationMs: 10_000 });
+    at(4020, { action: 'garble', node: 2, probability: 0.125, durationMs: 1250 });
+    at(4030, { action: 'lostAck', node: 0, probability: 1, durationMs: 400 });
+    at(4040, { action: 'slow', node: 1, factor: 2.5, durationMs: 60_000 });
+    expect(rec.of('fault').filter((e) => e.t >= 4000).map((e) => e.detail)).toEqual([
+      'requests to the node lost for 2.5 s',
+      'replies of the node lost for 10 s',
+      '12.5 % of replies garbled for 1.25 s',
+      '100 % of acks lost for 0.4 s',
+      '2.5× latency for 60 s',
+    ]);
   });
 });
 

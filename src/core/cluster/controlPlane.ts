@@ -244,7 +244,7 @@ export class ControlPlane {
       return;
     }
     n.status = 'hung';
-    this.fault('hang', node, this.state.ownedBy(node), durationMs !== undefined ? `for ${durationMs} ms` : undefined);
+    this.fault('hang', node, this.state.ownedBy(node), durationMs !== undefined ? `for ${seconds(durationMs)}` : undefined);
     this.silenced(node);
     this.scheduleDetection(node);
     if (durationMs !== undefined) this.timer(durationMs, { kind: 'hangEnds', node, silence: n.silence });
@@ -705,17 +705,22 @@ export class ControlPlane {
   }
 }
 
-/** the fault event's detail of a link fault */
+/** a fault's duration in seconds, as the page gives times: 10000 → "10 s", 2500 → "2.5 s", 1250 → "1.25 s" */
+const seconds = (ms: number): string => `${+(ms / 1000).toFixed(3)} s`;
+/** a probability as a share: 0.5 → "50 %", 1 → "100 %", 0.125 → "12.5 %" */
+const share = (p: number): string => `${+(p * 100).toPrecision(3)} %`;
+
+/** the fault event's detail of a link fault ("20× latency for 10 s", "50 % of acks lost for 10 s") */
 function linkDetail(cmd: LinkFaultCommand): string | undefined {
   switch (cmd.kind) {
     case 'slow':
-      return `latency ×${cmd.factor} for ${cmd.durationMs} ms`;
+      return `${cmd.factor}× latency for ${seconds(cmd.durationMs)}`;
     case 'lostAck':
-      return `p=${cmd.probability} for ${cmd.durationMs} ms`;
+      return `${share(cmd.probability)} of acks lost for ${seconds(cmd.durationMs)}`;
     case 'partition':
-      return `${cmd.direction === 'in' ? 'requests to the node' : 'replies of the node'} lost for ${cmd.durationMs} ms`;
+      return `${cmd.direction === 'in' ? 'requests to the node' : 'replies of the node'} lost for ${seconds(cmd.durationMs)}`;
     case 'garble':
-      return `p=${cmd.probability} for ${cmd.durationMs} ms`;
+      return `${share(cmd.probability)} of replies garbled for ${seconds(cmd.durationMs)}`;
     case 'heal':
       return undefined;
   }

@@ -45,7 +45,7 @@ export interface FaultEvidence {
   readonly t: number;
   /** segments the fault put in motion */
   readonly segments: number;
-  /** the fault event's detail (a link fault's strength and side: "replies of the node lost for 5000 ms") */
+  /** the fault event's detail (a link fault's strength and side: "replies of the node lost for 5 s") */
   readonly detail?: string;
   /** when it settled (ms), or null while the fault's effects last */
   readonly settledT: number | null;

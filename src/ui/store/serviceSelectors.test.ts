@@ -214,9 +214,9 @@ describe('what you are seeing', () => {
 
   it("a link fault's card names its side and strength (the fault event's detail): which way a partition loses messages", () => {
     const tracker = new FaultEvidenceTracker();
-    tracker.fault(5_000, 'partition', 1, 21, 1, 'requests to the node lost for 5000 ms');
+    tracker.fault(5_000, 'partition', 1, 21, 1, 'requests to the node lost for 5 s');
     const card = selectEvidenceCards([...tracker.list()], [], { poolSize: 2048, nowMs: 6_000 })[0];
-    expect(card?.title).toBe('one-way partition of node 1 at 5 s — requests to the node lost for 5000 ms');
+    expect(card?.title).toBe('one-way partition of node 1 at 5 s — requests to the node lost for 5 s');
     expect(selectEvidenceCards([evidence()], [], { poolSize: 2048, nowMs: 6_000 })[0]?.title).toBe('failover (crash) of node 1 at 5 s');
   });
 

@@ -298,7 +298,7 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   return {
     id: e.id,
     impact: (bad ? 1e12 : 0) + e.failed * 1e3 + e.opsHit + e.rejected,
-    // a link fault's side and strength belong to what happened ("replies of the node lost for 5000 ms")
+    // a link fault's side and strength belong to what happened ("replies of the node lost for 5 s")
     title: `${describeFault(e)} at ${formatSeconds(e.t)}${e.detail !== undefined ? ` — ${e.detail}` : ''}`,
     status:
       e.settledT !== null
