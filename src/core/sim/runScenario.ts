@@ -167,7 +167,17 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunOu
   // explained by a bug toggle that was on at any point of the run.
   const bugs = bugsOnAtAnyTime(scenario);
   let current: () => ClientConfig = () => scenario.client;
-  const checker = new InvariantChecker(() => ({ ...current(), bugs }));
+  // one object per configuration in effect (the checker reads it per operation and caches by identity)
+  let seen: ClientConfig | null = null;
+  let withBugs: ClientConfig = scenario.client;
+  const checker = new InvariantChecker(() => {
+    const c = current();
+    if (c !== seen) {
+      seen = c;
+      withBugs = { ...c, bugs };
+    }
+    return withBugs;
+  });
   const engine = new SimEngine(scenario, {
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     sinks: [aggregator, checker, ...(options.sinks ?? [])],
