@@ -94,10 +94,54 @@ export function escapeControls(text: string): string {
  */
 export function describeJsonSyntaxError(text: string, message: string): string {
   const oneLine = escapeControls(message);
+  if (/\bline\b/.test(oneLine)) return oneLine;
   const at = /at position (\d+)/.exec(oneLine);
-  if (at === null || /\bline\b/.test(oneLine)) return oneLine;
-  const before = text.slice(0, Number(at[1]));
+  const pos = at !== null ? Number(at[1]) : unexpectedTokenPosition(text, message);
+  if (pos === null) return oneLine;
+  return `${oneLine}${at === null ? ` at position ${pos}` : ''}${lineColumn(text, pos)}`;
+}
+
+/**
+ * Where V8's "Unexpected token 'N', …"rationMs":NaN}" is not valid JSON" points (it gives the
+ * token and up to 10 characters of context either side, no position): the context's place in
+ * the text plus 10 when it was cut at its start, else the first place where the text stops
+ * being the beginning of some JSON value. Null when it cannot be told.
+ */
+function unexpectedTokenPosition(text: string, message: string): number | null {
+  const m = /^Unexpected token '([\s\S]+?)', (\.\.\.)?"([\s\S]*?)"(?:\.\.\.)? is not valid JSON$/.exec(message);
+  if (m === null) return null;
+  const [, token = '', cut, context = ''] = m;
+  if (cut !== undefined) {
+    for (let start = text.indexOf(context); start >= 0; start = text.indexOf(context, start + 1)) if (text.startsWith(token, start + 10)) return start + 10;
+    return null;
+  }
+  // the whole (short) text is quoted: the first token at which a prefix that was valid so far breaks
+  for (let p = text.indexOf(token); p >= 0; p = text.indexOf(token, p + 1)) {
+    if (breaksAt(text.slice(0, p + token.length))) return p;
+  }
+  return null;
+}
+
+/** the text's last character makes it no longer the beginning of a JSON value */
+function breaksAt(prefix: string): boolean {
+  try {
+    JSON.parse(prefix);
+    return false;
+  } catch (e) {
+    if (/Unexpected end of JSON input/.test((e as Error).message)) return false;
+    const before = prefix.slice(0, -1);
+    try {
+      JSON.parse(before);
+      return true;
+    } catch (e2) {
+      return /Unexpected end of JSON input/.test((e2 as Error).message) || before.trim() === '';
+    }
+  }
+}
+
+function lineColumn(text: string, pos: number): string {
+  const before = text.slice(0, pos);
   const line = before.split('\n').length;
   const column = before.length - before.lastIndexOf('\n');
-  return `${oneLine} (line ${line}, column ${column})`;
+  return ` (line ${line}, column ${column})`;
 }

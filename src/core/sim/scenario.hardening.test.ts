@@ -35,6 +35,14 @@ describe('duplicated keys and a byte-order mark', () => {
     expect(issues(() => parseScenarioText(text, 'f.json'))).toEqual(['workload.concurrency: the key "concurrency" appears twice in one object (line 2); give each setting once']);
   });
 
+  it('a syntax error without a position (an unexpected token) is given one, with line and column; an empty file is named as such', () => {
+    expect(issues(() => parseScenarioText('{"name":"h","seed":1,\n"durationMs":NaN}', 'f.json'))).toEqual([expect.stringMatching(/^: not valid JSON: Unexpected token 'N', .* at position 35 \(line 2,? column 14\)$/)]);
+    expect(issues(() => parseScenarioText('[1,2,,3]', 'f.json'))).toEqual([expect.stringMatching(/at position 5 \(line 1,? column 6\)$/)]);
+    for (const empty of ['', '  \n\t', '\ufeff']) {
+      expect(issues(() => parseScenarioText(empty, 'f.json'))).toEqual([': the file is empty (or only white space): a scenario is a JSON object such as { "name": "my-run", "seed": 1, "durationMs": 16000 }']);
+    }
+  });
+
   it('a syntax error is one line, with line and column for a position', () => {
     // (newer Node versions name line and column themselves)
     expect(issues(() => parseScenarioText('{"name":"h",\n  "seed":1,}', 'f.json'))).toEqual([expect.stringMatching(/^: not valid JSON: .* at position 24 \(line 2,? column 12\)$/)]);

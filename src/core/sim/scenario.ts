@@ -218,6 +218,7 @@ export function bugsOnAtAnyTime(s: Scenario): BugToggles {
  */
 export function parseScenarioText(text: string, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}, engine: ScenarioEngine = 'sim'): Scenario {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') throw new InputError(source, [{ path: '', message: 'the file is empty (or only white space): a scenario is a JSON object such as { "name": "my-run", "seed": 1, "durationMs": 16000 }' }]);
   let json: unknown;
   try {
     json = JSON.parse(body);
