@@ -19,6 +19,28 @@ function issues(fn: () => unknown): string[] {
   throw new Error('accepted');
 }
 
+describe('one setting given twice with two values', () => {
+  it('a bug toggle in bugs and in client.bugs with two values is refused, naming both', () => {
+    expect(issues(() => loadScenario({ ...BASE, client: { bugs: { retryConflict: true } }, bugs: { retryConflict: false } }))).toEqual([
+      'bugs.retryConflict: bugs.retryConflict is false but client.bugs.retryConflict is true: give each toggle once (in bugs or in client.bugs)',
+    ]);
+    expect(loadScenario({ ...BASE, client: { bugs: { retryConflict: true } }, bugs: { retryConflict: true } }).client.bugs.retryConflict).toBe(true);
+  });
+
+  it('a setting changed twice at one instant is refused (the later entry won silently); at two instants it is a schedule', () => {
+    const changes = [
+      { atMs: 5, client: { maxAttempts: 2 } },
+      { atMs: 5, client: { maxAttempts: 7 }, workload: { keys: 10 } },
+      { atMs: 5, workload: { keys: 20 }, paused: true },
+      { atMs: 6, client: { maxAttempts: 7 } },
+    ];
+    expect(issues(() => loadScenario({ ...BASE, changes }))).toEqual([
+      'changes[1].client.maxAttempts: client.maxAttempts is set twice at 5 ms (changes[0] sets it too): give each setting once per instant',
+      'changes[2].workload.keys: workload.keys is set twice at 5 ms (changes[1] sets it too): give each setting once per instant',
+    ]);
+  });
+});
+
 describe('duplicated keys and a byte-order mark', () => {
   it.each([
     ['{"a":1,"a":2}', { path: 'a', key: 'a', line: 1 }],

@@ -88,7 +88,28 @@ function makeScenarioSchema(engine: ScenarioEngine) {
     const cluster = { ...DEFAULT_CLUSTER_CONFIG, ...Object.fromEntries(Object.entries(s.cluster ?? {}).filter(([, v]) => v !== undefined)) };
     const stuck = zeroTimeProblem(cluster, workload);
     if (stuck !== null) ctx.addIssue({ code: 'custom', path: ['cluster'], message: stuck });
+    // a bug toggle in both places with two values: one would win silently
+    for (const [name, value] of Object.entries(s.bugs ?? {})) {
+      const inClient = (s.client?.bugs as Readonly<Record<string, boolean | undefined>> | undefined)?.[name];
+      if (value !== undefined && inClient !== undefined && inClient !== value) {
+        ctx.addIssue({ code: 'custom', path: ['bugs', name], message: `bugs.${name} is ${value} but client.bugs.${name} is ${inClient}: give each toggle once (in bugs or in client.bugs)` });
+      }
+    }
     const changes = (s.changes ?? []).map((c, i) => ({ c, i })).sort((a, b) => a.c.atMs - b.c.atMs || a.i - b.i);
+    // the same setting twice at one instant: the later entry would win silently
+    const setAt = new Map<string, number>();
+    for (const { c, i } of changes) {
+      const fields = [
+        ...Object.keys(c.client ?? {}).flatMap((k) => (k === 'bugs' ? Object.keys(c.client?.bugs ?? {}).map((b) => `client.bugs.${b}`) : [`client.${k}`])),
+        ...Object.keys(c.workload ?? {}).map((k) => `workload.${k}`),
+        ...(c.paused !== undefined ? ['paused'] : []),
+      ];
+      for (const f of fields) {
+        const first = setAt.get(`${c.atMs} ${f}`);
+        if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['changes', i, ...f.split('.')], message: `${f} is set twice at ${c.atMs} ms (changes[${first}] sets it too): give each setting once per instant` });
+        else setAt.set(`${c.atMs} ${f}`, i);
+      }
+    }
     for (const { c, i } of changes) {
       // at durationMs itself the workload stops: a change there would do nothing (as a fault there)
       if (c.atMs >= s.durationMs) {

@@ -64,6 +64,16 @@ describe('session recording (live → scenario)', () => {
     expect(loadScenario(input, 'recording').faults).toHaveLength(1);
   });
 
+  it('two changes within one ms become one (the later values win), so the scenario loads (it refuses a setting given twice at one instant)', () => {
+    const sc = preset('steady');
+    const rec = new SessionRecording(sc);
+    rec.configured({ ...sc.client, maxAttempts: 5 }, 2000.1);
+    rec.configured({ ...sc.client, maxAttempts: 7, bugs: { ...sc.client.bugs, retryConflict: true } }, 2000.3);
+    const input = rec.toScenarioInput();
+    expect(input.changes).toEqual([{ atMs: 2000, client: { maxAttempts: 7, bugs: { retryConflict: true } } }]);
+    expect(loadScenario(input, 'recording').changes).toHaveLength(1);
+  });
+
   it('records configuration changes as the scenario\'s schedule, and the engine replays them', () => {
     const sc = preset('steady');
     const rec = new SessionRecording(sc);

@@ -118,7 +118,7 @@ export class SessionRecording {
     const diff = clientConfigDiff(this.client, client);
     this.client = client;
     if (Object.keys(diff).length === 0) return;
-    this.schedule.push({ atMs: Math.round(t), client: diff });
+    this.scheduleChange({ atMs: Math.round(t), client: diff });
     this.changeLog.push({ atMs: t, what: 'client', summary });
   }
 
@@ -126,7 +126,7 @@ export class SessionRecording {
     const diff = workloadDiff(this.workload, workload);
     this.workload = workload;
     if (Object.keys(diff).length === 0) return;
-    this.schedule.push({ atMs: Math.round(t), workload: diff });
+    this.scheduleChange({ atMs: Math.round(t), workload: diff });
     this.changeLog.push({ atMs: t, what: 'workload', summary: `workload ${Object.entries(diff).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ')}` });
   }
 
@@ -138,9 +138,9 @@ export class SessionRecording {
       this.startedOnce = true;
       // the scenario's workload starts at 0; a later first Start is a pause until then
       if (t <= LATE_START_MS) return;
-      this.schedule.push({ atMs: 0, paused: true });
+      this.scheduleChange({ atMs: 0, paused: true });
     }
-    this.schedule.push({ atMs: Math.round(t), paused: false });
+    this.scheduleChange({ atMs: Math.round(t), paused: false });
     this.changeLog.push({ atMs: t, what: 'resumed', summary: 'workload started' });
   }
 
@@ -148,8 +148,24 @@ export class SessionRecording {
   pausedAt(t: number): void {
     if (!this.running) return;
     this.running = false;
-    this.schedule.push({ atMs: Math.round(t), paused: true });
+    this.scheduleChange({ atMs: Math.round(t), paused: true });
     this.changeLog.push({ atMs: t, what: 'paused', summary: 'workload paused' });
+  }
+
+  /**
+   * Adds a change to the schedule; two in the same (rounded) ms become one, the later values
+   * winning, as they did in the session (a scenario refuses a setting given twice at one instant).
+   */
+  private scheduleChange(c: ConfigChange): void {
+    const last = this.schedule[this.schedule.length - 1];
+    if (last === undefined || last.atMs !== c.atMs) {
+      this.schedule.push(c);
+      return;
+    }
+    const client = last.client !== undefined || c.client !== undefined ? { ...last.client, ...c.client, ...(last.client?.bugs !== undefined || c.client?.bugs !== undefined ? { bugs: { ...last.client?.bugs, ...c.client?.bugs } } : {}) } : undefined;
+    const workload = last.workload !== undefined || c.workload !== undefined ? { ...last.workload, ...c.workload, ...(last.workload?.mix !== undefined || c.workload?.mix !== undefined ? { mix: { ...last.workload?.mix, ...c.workload?.mix } } : {}) } : undefined;
+    const paused = c.paused ?? last.paused;
+    this.schedule[this.schedule.length - 1] = { atMs: c.atMs, ...(client !== undefined ? { client } : {}), ...(workload !== undefined ? { workload } : {}), ...(paused !== undefined ? { paused } : {}) };
   }
 
   get recordedFaults(): readonly FaultSpec[] {

@@ -185,9 +185,16 @@ const rawChange: fc.Arbitrary<RawChange> = fc.record({
  */
 export function toChanges(raw: readonly RawChange[], durationMs: number, varyBudget: boolean): GeneratedChange[] {
   let paused = false;
+  let last = -1;
   return raw
     .map((c) => ({ ...c, atMs: Math.floor(c.at * durationMs) }))
     .sort((a, b) => a.atMs - b.atMs)
+    // one change per instant (validation refuses a setting given twice at one instant)
+    .map((c) => {
+      last = Math.max(c.atMs, last + 1);
+      return { ...c, atMs: last };
+    })
+    .filter((c) => c.atMs < durationMs)
     .map((c): GeneratedChange => {
       if (c.what === 'pause') {
         paused = !paused;
