@@ -191,8 +191,8 @@ function isStdout(path: string): boolean {
 
 /**
  * Progress on stderr: a bar on a terminal; otherwise (a log, a pipe) one
- * line at most every 5 s of wall time, and only for runs long enough to
- * need it.
+ * line at most every 5 s of wall time, from the start for a run estimated
+ * long, else once the run has taken 10 s.
  */
 function progressReporter(est: RunEstimate): ((f: number) => void) | undefined {
   const started = Date.now();
@@ -203,11 +203,16 @@ function progressReporter(est: RunEstimate): ((f: number) => void) | undefined {
       process.stderr.write(`\r[${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.round(f * 100)}%${f >= 1 ? '\n' : ''}`);
     };
   }
-  if (est.wallSeconds < PROGRESS_LINES_FROM_SECONDS) return undefined;
-  let last = -Infinity; // the first step reports at once
+  // a run estimated long reports at once; any other run once it has taken PROGRESS_LINES_FROM_SECONDS
+  // (the estimate counts operations: a run whose time goes to the control plane — thousands of
+  // segments moving at each of many scale-outs — would otherwise sit silent); the last step closes
+  // the lines a run printed
+  const eager = est.wallSeconds >= PROGRESS_LINES_FROM_SECONDS;
+  let last = -Infinity;
   return (f) => {
     const now = Date.now();
-    if (now - last < 5000 && f < 1) return;
+    if (!eager && now - started < PROGRESS_LINES_FROM_SECONDS * 1000 && last === -Infinity) return;
+    if (now - last < 5000 && !(f >= 1 && last > -Infinity)) return;
     last = now;
     const elapsed = (now - started) / 1000;
     const eta = f > 0 ? (elapsed / f) * (1 - f) : Infinity;
