@@ -104,6 +104,14 @@ describe('misspelled ZARIS_* names', () => {
     expect(error.message).toContain('ZARIS_DISABLE_RETRY: is not a setting (the client reads ZARIS_REQUEST_TIMEOUT, ZARIS_DISABLE_RETRIES, ZARIS_CLIENT_MAP_REFRESH_WAIT_MS)');
   });
 
+  it('a known name in another case is named as such (environment names are case-sensitive: it was ignored silently)', () => {
+    const error = inputErrorOf(() => resolveClientConfig({}, { zaris_request_timeout: '2s', Zaris_Nope: '1' }));
+    expect(error.issues.map((i) => `${i.path}: ${i.message}`)).toEqual([
+      'Zaris_Nope: is not a setting (the client reads ZARIS_REQUEST_TIMEOUT, ZARIS_DISABLE_RETRIES, ZARIS_CLIENT_MAP_REFRESH_WAIT_MS); unset it or fix its name',
+      'zaris_request_timeout: is not a setting: names are case-sensitive, so nothing reads it (the client reads ZARIS_REQUEST_TIMEOUT, ZARIS_DISABLE_RETRIES, ZARIS_CLIENT_MAP_REFRESH_WAIT_MS); rename it ZARIS_REQUEST_TIMEOUT',
+    ]);
+  });
+
   it("the test suites' own names and other programs' variables pass", () => {
     expect(resolveClientConfig({}, { ZARIS_PROPERTY_RUNS: '5000', ZARIS_PROPERTY_SEED: '7', PATH: '/bin', ZARISX: '1' }).maxAttempts).toBe(3);
   });

@@ -126,10 +126,15 @@ export const ENV_NAMES = {
 export const OTHER_ENV_NAMES = ['ZARIS_PROPERTY_RUNS', 'ZARIS_PROPERTY_SEED'] as const;
 const KNOWN_ENV = new Set<string>([...Object.values(ENV_NAMES), ...OTHER_ENV_NAMES]);
 
-/** `ZARIS_*` names in `env` that nothing reads (a misspelling would otherwise be ignored silently) */
+/** a name of the project's environment: `ZARIS_*` in any case (names are case-sensitive, so `zaris_request_timeout` is read by nothing) */
+export function isZarisEnvName(name: string): boolean {
+  return name.toUpperCase().startsWith('ZARIS_');
+}
+
+/** `ZARIS_*` names in `env` (in any case) that nothing reads (a misspelling would otherwise be ignored silently) */
 export function unknownEnvNames(env: Readonly<Record<string, string | undefined>>): string[] {
   return Object.keys(env)
-    .filter((k) => k.startsWith('ZARIS_') && !KNOWN_ENV.has(k))
+    .filter((k) => isZarisEnvName(k) && !KNOWN_ENV.has(k))
     .sort();
 }
 
@@ -195,7 +200,13 @@ export function resolveClientConfig(
     else issues.push({ path: name, message: `${r.error.issues[0]?.message ?? 'invalid'}; got "${raw.length > 40 ? `${raw.slice(0, 40)}…" (${raw.length} characters)` : `${raw}"`}` });
   };
   for (const name of unknownEnvNames(env)) {
-    issues.push({ path: name, message: `is not a setting (the client reads ${Object.values(ENV_NAMES).join(', ')}); unset it or fix its name` });
+    const reads = `the client reads ${Object.values(ENV_NAMES).join(', ')}`;
+    issues.push({
+      path: name,
+      message: KNOWN_ENV.has(name.toUpperCase())
+        ? `is not a setting: names are case-sensitive, so nothing reads it (${reads}); rename it ${name.toUpperCase()}`
+        : `is not a setting (${reads}); unset it or fix its name`,
+    });
   }
   readEnv(ENV_NAMES.requestTimeout, requestTimeoutSchema, (v) => (fromEnv.operationTimeoutMs = v));
   readEnv(ENV_NAMES.disableRetries, disableRetriesSchema, (v) => (fromEnv.disableRetries = v));

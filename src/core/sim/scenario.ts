@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUG_TOGGLES, clientConfigInputSchema, bugTogglesSchema, envControlledSettings, mergeClientConfig, resolveClientConfig, type BugToggles, type ClientConfig } from '../client/config';
+import { BUG_TOGGLES, clientConfigInputSchema, bugTogglesSchema, envControlledSettings, isZarisEnvName, mergeClientConfig, resolveClientConfig, type BugToggles, type ClientConfig } from '../client/config';
 import { clusterConfigSchema, DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from '../cluster/clusterConfig';
 import { faultSpecSchema, type FaultSpec } from '../cluster/faults';
 import { describeJsonSyntaxError, findDuplicateKey } from '../jsonText';
@@ -160,8 +160,8 @@ export function loadScenario(input: unknown, source = 'scenario', env: Readonly<
   } catch (e) {
     if (e instanceof InputError) {
       // the environment's own mistakes are its own, not the scenario's
-      const fromEnv = e.issues.every((i) => i.path.startsWith('ZARIS_'));
-      throw new InputError(fromEnv ? 'environment (ZARIS_* variables)' : source, e.issues.map((i): InputIssue => (i.path.startsWith('ZARIS_') ? i : { ...i, path: `client.${i.path}` })));
+      const fromEnv = e.issues.every((i) => isZarisEnvName(i.path));
+      throw new InputError(fromEnv ? 'environment (ZARIS_* variables)' : source, e.issues.map((i): InputIssue => (isZarisEnvName(i.path) ? i : { ...i, path: `client.${i.path}` })));
     }
     throw e;
   }
