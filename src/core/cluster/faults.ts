@@ -156,8 +156,9 @@ export const faultSpecSchema = z
     action: z.enum(FAULT_ACTIONS, { error: `action must be one of ${FAULT_ACTIONS.join(', ')}` }),
     node: z.number({ error: 'node must be a whole number' }).int('node must be a whole number').min(0, 'node must be ≥ 0').optional(),
     durationMs: z.number({ error: 'durationMs must be a number of ms' }).positive('durationMs must be > 0 ms: a fault of 0 ms ends as it starts (omit it for the default)').max(3_600_000, 'durationMs must be ≤ 3600000').optional(),
-    factor: z.number({ error: 'factor must be a number' }).min(1, 'factor must be ≥ 1').max(10_000, 'factor must be ≤ 10000').optional(),
-    probability: z.number({ error: 'probability must be a number' }).min(0, 'probability must be in [0, 1]').max(1, 'probability must be in [0, 1]').optional(),
+    // a factor of 1 slows nothing and a probability of 0 loses nothing: such a fault would do nothing
+    factor: z.number({ error: 'factor must be a number' }).gt(1, 'factor must be > 1 (1 would not slow the link) and ≤ 10000').max(10_000, 'factor must be > 1 and ≤ 10000').optional(),
+    probability: z.number({ error: 'probability must be a number' }).gt(0, 'probability must be in (0, 1] (0 would do nothing)').max(1, 'probability must be in (0, 1]').optional(),
     direction: z.enum(PARTITION_DIRECTIONS as [PartitionDirection, ...PartitionDirection[]], { error: `direction must be one of ${PARTITION_DIRECTIONS.join(', ')}` }).optional(),
   })
   .superRefine((f, ctx) => {

@@ -81,8 +81,8 @@ const rawFault: fc.Arbitrary<RawFault> = fc.record({
   pick: fc.nat({ max: 1000 }),
   omitNode: fc.boolean(),
   durationMs: fc.option(fc.integer({ min: 1, max: 2500 }), { nil: undefined }),
-  factor: fc.integer({ min: 1, max: 50 }),
-  probability: fc.double({ min: 0, max: 1, noNaN: true }),
+  factor: fc.integer({ min: 2, max: 50 }),
+  probability: fc.double({ min: 0.01, max: 1, noNaN: true }),
 });
 
 /**
