@@ -8,7 +8,7 @@ import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { closeSync, existsSync, lstatSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -360,6 +360,23 @@ describe('--events and the files around it (review of 2026-12-03)', () => {
       } finally {
         rmSync(own, { force: true });
       }
+    },
+    SLOW,
+  );
+
+  it(
+    'a preset name that is also a file in the current folder is refused as ambiguous (the preset shadowed the file without a word); ./name reads the file',
+    () => {
+      const dir = mkdtempSync(join(tmp, 'shadow-'));
+      writeFileSync(join(dir, 'steady'), JSON.stringify(TINY));
+      const cli = (target: string) =>
+        spawnSync(process.execPath, ['--import', pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href, join(ROOT, 'src/cli/sim.ts'), target, '--json'], { cwd: dir, env: cleanEnv(), encoding: 'utf8', timeout: SLOW });
+      const r = cli('steady');
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim()).toBe('error: invalid steady:\n  - (file): names both the preset steady and the file ./steady here: give ./steady for the file, or run the preset from another folder (or rename the file)');
+      const file = cli('./steady');
+      expect(file.status).toBe(0);
+      expect((JSON.parse(file.stdout) as { scenario: string }).scenario).toBe('tiny');
     },
     SLOW,
   );

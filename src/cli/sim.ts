@@ -123,6 +123,10 @@ function parseArgs(raw: readonly string[]): Args {
 
 function load(target: string, env: NodeJS.ProcessEnv, engine: 'sim' | 'redis'): Scenario {
   const preset = findPreset(target);
+  // a file of the same name here would be shadowed by the preset without a word
+  if (preset !== undefined && existsSync(target)) {
+    throw new InputError(target, [{ path: '', message: `names both the preset ${target} and the file ./${target} here: give ./${target} for the file, or run the preset from another folder (or rename the file)` }]);
+  }
   if (preset !== undefined) return loadScenario(preset.input, `preset ${target}`, env, engine);
   let bytes: Buffer;
   try {
