@@ -537,7 +537,7 @@ describe('slow links and lost acknowledgements', () => {
     const { cluster, state, sched, rec, at } = setup();
     at(100, { action: 'slow', node: 0, factor: 4, durationMs: 1000 });
     expect(slowAt(cluster, sched, 0)).toBe(4);
-    expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'slow', node: 0, segments: [0, 3, 6], detail: '4× latency for 1 s' }]);
+    expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'slow', node: 0, segments: [0, 3, 6], detail: '4× latency for 1 s', durationMs: 1000 }]);
     sched.advanceTo(1099);
     expect(slowAt(cluster, sched, 0)).toBe(4);
     sched.advanceTo(1100);
@@ -578,7 +578,7 @@ describe('slow links and lost acknowledgements', () => {
     const { cluster, state, sched, rec, at } = setup();
     at(100, { action: 'lostAck', node: 0, probability: 0.5, durationMs: 2000 });
     expect(cluster.node(0).link).toMatchObject({ lostAckUntil: 2100, lostAckProbability: 0.5 });
-    expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'lostAck', node: 0, segments: [0, 3, 6], detail: '50 % of acks lost for 2 s' }]);
+    expect(rec.of('fault')).toEqual([{ t: 100, type: 'fault', action: 'lostAck', node: 0, segments: [0, 3, 6], detail: '50 % of acks lost for 2 s', durationMs: 2000 }]);
     sched.advanceTo(2100);
     expect(sched.now()).toBeGreaterThanOrEqual(cluster.node(0).link.lostAckUntil);
     // defaults: p = 1 for 2000 ms

@@ -208,8 +208,8 @@ export class ControlPlane {
     this.fault(action, node, [], `${IGNORED_FAULT}${why}`);
   }
 
-  private fault(action: FaultAction, node: NodeId, segments: readonly number[], detail?: string): void {
-    this.out({ kind: 'event', event: { t: this.now, type: 'fault', action, node, segments, ...(detail ? { detail } : {}) } });
+  private fault(action: FaultAction, node: NodeId, segments: readonly number[], detail?: string, durationMs?: number): void {
+    this.out({ kind: 'event', event: { t: this.now, type: 'fault', action, node, segments, ...(detail ? { detail } : {}), ...(durationMs !== undefined ? { durationMs } : {}) } });
   }
 
   private topology(change: TopologyChange, node: NodeId, segments: readonly number[]): void {
@@ -244,7 +244,7 @@ export class ControlPlane {
       return;
     }
     n.status = 'hung';
-    this.fault('hang', node, this.state.ownedBy(node), durationMs !== undefined ? `for ${seconds(durationMs)}` : undefined);
+    this.fault('hang', node, this.state.ownedBy(node), durationMs !== undefined ? `for ${seconds(durationMs)}` : undefined, durationMs);
     this.silenced(node);
     this.scheduleDetection(node);
     if (durationMs !== undefined) this.timer(durationMs, { kind: 'hangEnds', node, silence: n.silence });
@@ -701,7 +701,7 @@ export class ControlPlane {
   /** a fault on the node's client link (`linkFaults.ts`: the same state and rules in both shells) */
   linkFault(node: NodeId, action: FaultAction, cmd: LinkFaultCommand): void {
     this.out({ kind: 'link', node, cmd });
-    this.fault(action, node, this.state.ownedBy(node), linkDetail(cmd));
+    this.fault(action, node, this.state.ownedBy(node), linkDetail(cmd), cmd.kind === 'heal' ? undefined : cmd.durationMs);
   }
 }
 

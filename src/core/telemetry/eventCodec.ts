@@ -190,7 +190,7 @@ export class EventBatchBuilder {
       case 'fault':
         c.b[i] = ev.node;
         c.d[i] = FAULT_ACTIONS.indexOf(ev.action);
-        c.s[i] = this.str(JSON.stringify(ev.detail === undefined ? { segments: ev.segments } : { segments: ev.segments, detail: ev.detail }));
+        c.s[i] = this.str(JSON.stringify({ segments: ev.segments, ...(ev.detail !== undefined ? { detail: ev.detail } : {}), ...(ev.durationMs !== undefined ? { durationMs: ev.durationMs } : {}) }));
         return;
       case 'topology':
         c.b[i] = ev.node;
@@ -304,8 +304,8 @@ export function decodeEvent(b: EventBatch, i: number): ZarisEvent {
       return Number.isNaN(F) ? { t, type, op, error, attempts: A, latencyMs: C, reason } : { t, type, op, error, attempts: A, latencyMs: C, version: F, reason };
     }
     case 'fault': {
-      const x = JSON.parse(b.strings[S] as string) as { segments: number[]; detail?: string };
-      return { t, type, action: FAULT_ACTIONS[D] as (typeof FAULT_ACTIONS)[number], node: B, segments: x.segments, ...(x.detail !== undefined ? { detail: x.detail } : {}) };
+      const x = JSON.parse(b.strings[S] as string) as { segments: number[]; detail?: string; durationMs?: number };
+      return { t, type, action: FAULT_ACTIONS[D] as (typeof FAULT_ACTIONS)[number], node: B, segments: x.segments, ...(x.detail !== undefined ? { detail: x.detail } : {}), ...(x.durationMs !== undefined ? { durationMs: x.durationMs } : {}) };
     }
     case 'arrival.rejected':
       return { t, type, inFlight: A };

@@ -119,6 +119,7 @@ const fault = z.strictObject({
   node: whole(0),
   segments: segments(),
   detail: z.string({ error: err('must be a string') }).max(10_000).optional(),
+  durationMs: z.number({ error: err('must be a number of ms in (0, 3600000]') }).positive({ error: err('must be a number of ms in (0, 3600000]') }).max(3_600_000, { error: err('must be a number of ms in (0, 3600000]') }).optional(),
 });
 const topology = z.strictObject({ ...base('topology'), epoch: whole(0), change: oneOfEnum(TOPOLOGY_CHANGES), node: whole(0), segments: segments() });
 

@@ -149,6 +149,8 @@ export interface FaultEvent {
   readonly segments: readonly number[];
   /** what it did, in words; a fault that did nothing says why, after {@link IGNORED_FAULT} */
   readonly detail?: string;
+  /** how long the fault stays in effect, ms (a link fault, a hang with a duration); absent: until another fault ends it */
+  readonly durationMs?: number;
 }
 
 /** the start of a fault event's detail when the control plane ignored the fault (node already down, …) */

@@ -112,6 +112,16 @@ describe('fault evidence: one record per fault', () => {
     serve(ev, 2_900, 7_000, 10);
     expect(ev.list()[1]).toMatchObject({ settledT: 2_900, supersededT: null });
   });
+
+  it('a fault with a duration does not settle while it is in effect, however quiet the client is (a slow link that failed nothing read "settled after 0 s" with seconds still to go)', () => {
+    const ev = new FaultEvidenceTracker();
+    serve(ev, 0, 2_000, 10);
+    ev.fault(2_000, 'slow', 1, 21, 1, '20× latency for 10 s', 10_000);
+    serve(ev, 2_000, 11_000, 10);
+    expect(ev.list()[0]).toMatchObject({ untilT: 12_000, settledT: null });
+    serve(ev, 11_000, 15_100, 10);
+    expect(ev.list()[0]).toMatchObject({ settledT: 12_000 });
+  });
 });
 
 describe('fault evidence: events from before the fault', () => {

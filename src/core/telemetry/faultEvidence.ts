@@ -47,7 +47,9 @@ export interface FaultEvidence {
   readonly segments: number;
   /** the fault event's detail (a link fault's strength and side: "replies of the node lost for 5 s") */
   readonly detail?: string;
-  /** when it settled (ms), or null while the fault's effects last */
+  /** when a fault with a duration stops being in effect (ms: its link heals, its hang ends), or null */
+  readonly untilT: number | null;
+  /** when it settled (ms), or null while the fault's effects last (never before {@link untilT}) */
   readonly settledT: number | null;
   /** when the next fault closed the record before it settled (ms), or null: from then on the next fault's card counts */
   readonly supersededT: number | null;
@@ -166,8 +168,10 @@ export class FaultEvidenceTracker {
     const o = this.open;
     if (o !== null) {
       if (t > o.lastT) o.lastT = t;
-      if (this.pausedSince === null && t - this.lastTrouble >= SETTLE_MS) {
-        o.settledT = this.lastTrouble;
+      // a fault still in effect has not settled, however quiet the client is (a slow link that fails nothing)
+      const quietSince = o.untilT !== null && o.untilT > this.lastTrouble ? o.untilT : this.lastTrouble;
+      if (this.pausedSince === null && t - quietSince >= SETTLE_MS) {
+        o.settledT = quietSince;
         this.finish();
       }
     }
@@ -271,7 +275,7 @@ export class FaultEvidenceTracker {
    * it is scaled to the segments that stay healthy (a failover of a node owning a third of
    * the segments leaves two thirds of the traffic healthy, and that is not a loss).
    */
-  fault(t: number, action: FaultAction, node: number, segments: number, healthyShare = 1, detail?: string): void {
+  fault(t: number, action: FaultAction, node: number, segments: number, healthyShare = 1, detail?: string, durationMs?: number): void {
     this.at(t);
     if (this.open !== null) {
       this.open.settledT = null;
@@ -279,7 +283,7 @@ export class FaultEvidenceTracker {
       this.finish();
     }
     this.open = {
-      id: this.nextId++, action, node, t, segments, ...(detail !== undefined ? { detail } : {}), settledT: null, supersededT: null, lastT: t, opsHit: 0, retries: 0, refreshRequests: 0, overBudget: 0,
+      id: this.nextId++, action, node, t, segments, ...(detail !== undefined ? { detail } : {}), untilT: durationMs !== undefined ? t + durationMs : null, settledT: null, supersededT: null, lastT: t, opsHit: 0, retries: 0, refreshRequests: 0, overBudget: 0,
       failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 0, healthyBaselinePerSec: scaled(this.baseline(), healthyShare), healthyLostMs: 0,
       servedBaselinePerSec: this.baseline(this.historyAll), servedLowPerSec: null, slowBaselineMs: this.slowBaseline(), slowed: 0, slowestMs: 0,
     };

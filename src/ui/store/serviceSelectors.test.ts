@@ -25,7 +25,7 @@ function storeWith(events: ZarisEvent[]) {
 }
 
 const evidence = (over: Partial<FaultEvidence> = {}): FaultEvidence => ({
-  id: 1, action: 'failover', node: 1, t: 5_000, segments: 22, settledT: null, supersededT: null, lastT: 7_000, opsHit: 100, retries: 900, refreshRequests: 800, overBudget: 0,
+  id: 1, action: 'failover', node: 1, t: 5_000, segments: 22, untilT: null, settledT: null, supersededT: null, lastT: 7_000, opsHit: 100, retries: 900, refreshRequests: 800, overBudget: 0,
   failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 10, healthyBaselinePerSec: 4000, healthyLostMs: 0, servedBaselinePerSec: null, servedLowPerSec: null, slowBaselineMs: null, slowed: 0, slowestMs: 0, ...over,
 });
 const headline = (over: Partial<Headline> = {}): Headline => ({
@@ -226,6 +226,12 @@ describe('what you are seeing', () => {
     expect(card?.facts).toEqual(['41,250 ops answered over 2× slower than the p99 of the 5 s before (up to 23.4 ms; p99 before: 1.54 ms)']);
     expect(card?.severity).toBe('warn');
     expect(selectEvidenceCards([{ ...slow, slowed: 0 }], [], { poolSize: 2048, nowMs: 9_000 })[0]?.facts).toEqual(['no operation affected']);
+  });
+
+  it('a fault still in effect says until when, not "recovering" (a slow link that failed nothing), then how long it lasted', () => {
+    const slow = evidence({ action: 'slow', opsHit: 0, retries: 0, refreshRequests: 0, untilT: 15_000 });
+    expect(selectEvidenceCards([slow], [], { poolSize: 2048, nowMs: 9_000 })[0]?.status).toBe('in effect until 15 s · 4 s');
+    expect(selectEvidenceCards([{ ...slow, settledT: 15_000 }], [], { poolSize: 2048, nowMs: 18_500 })[0]?.status).toBe('settled after 10 s');
   });
 
   it('Replay says since when the workload is paused at its cursor (the frame closes the pause there)', () => {

@@ -305,8 +305,8 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
         ? `settled after ${spanText(pauses, e.t, e.settledT)}`
         : e.supersededT !== null
           ? `until the next fault · ${spanText(pauses, e.t, e.supersededT)}`
-          : // demand served in full is "recovering" — unless answers still come slowly (a slow link fails nothing)
-            `${!running ? 'open at pause' : serviceHealthy && e.slowed === 0 ? 'recovering' : 'ongoing'} · ${spanText(pauses, e.t, Math.max(e.t, nowMs))}`,
+          : // demand served in full is "recovering" — unless answers still come slowly (a slow link fails nothing) or the fault is still in effect
+            `${!running ? 'open at pause' : e.untilT !== null && nowMs < e.untilT ? `in effect until ${formatSeconds(e.untilT)}` : serviceHealthy && e.slowed === 0 ? 'recovering' : 'ongoing'} · ${spanText(pauses, e.t, Math.max(e.t, nowMs))}`,
     severity: bad ? 'bad' : warn ? 'warn' : 'ok',
     facts,
   };

@@ -442,7 +442,7 @@ export class TelemetryAggregator {
     this.segmentSteps = [...this.segmentSteps.slice(-(MAX_SEGMENT_STEPS - 1)), step].sort((a, b) => a.bucket - b.bucket);
     // the healthy baseline before the fault spans more segments than "healthy" does after it
     const healthyAfter = this.known.size - this.affected.size;
-    this.evidence.fault(e.t, e.action, e.node, e.segments.length, healthyBefore > 0 ? healthyAfter / healthyBefore : 1, e.detail);
+    this.evidence.fault(e.t, e.action, e.node, e.segments.length, healthyBefore > 0 ? healthyAfter / healthyBefore : 1, e.detail, e.durationMs);
     const marker: FaultMarker = { t: e.t, action: e.action, node: e.node, segments: e.segments.length };
     this.faults = [...this.faults.slice(-(MAX_FAULT_MARKERS - 1)), marker];
   }
