@@ -160,7 +160,7 @@ export class SeekIndex {
   private readonly checkpointPauses: number[] = [];
   /** the run's pause schedule, in time order */
   private readonly pauseChanges: readonly PauseChange[];
-  /** per tally: the event index that revealed each violation, and its op */
+  /** per tally: the event index that revealed each violation, its op, and how many of the violations up to it a bug toggle explains (a running count) */
   private readonly violations = Object.fromEntries(TALLIES.map((k) => [k, { at: new NumCol(), op: new NumCol(), explained: new NumCol() }])) as Record<TallyName, { at: NumCol; op: NumCol; explained: NumCol }>;
   private overStart: Float64Array = new Float64Array(0);
   private overEnd: Float64Array = new Float64Array(0);
@@ -189,7 +189,7 @@ export class SeekIndex {
     const v = this.violations[tally];
     v.at.push(this.whole.events - 1);
     v.op.push(op);
-    v.explained.push(explained ? 1 : 0);
+    v.explained.push((v.explained.length > 0 ? (v.explained.data[v.explained.length - 1] as number) : 0) + (explained ? 1 : 0));
   }
 
   private build(): void {
@@ -259,9 +259,7 @@ export class SeekIndex {
       const count = v.at.countBelow(events);
       const examples: number[] = [];
       for (let i = 0; i < count && examples.length < 10; i++) addExample(examples, v.op.data[i] as number);
-      let explained = 0;
-      for (let i = 0; i < count; i++) explained += v.explained.data[i] as number;
-      tallies[k] = { count, examples, explained };
+      tallies[k] = { count, examples, explained: count > 0 ? (v.explained.data[count - 1] as number) : 0 };
     }
     return invariantReport(this.config, tallies, undefined, this.views?.availabilityAt?.(atMs) ?? null);
   }
