@@ -22,6 +22,7 @@ import { MAX_CLUSTER_NODES } from './clusterConfig';
 import { FailureDetector } from './failureDetector';
 import { FAULTS, type FaultCommand } from './faults';
 import { HANDOFF_TIMEOUT_MS, Handoffs, type CompletedHandoff, type FenceCommand, type SegmentMove } from './handoff';
+import { failbackCandidate, nodeFaultActs } from './faultRules';
 import type { LinkFaultCommand } from './linkFaults';
 import { leaveReplicaSet } from './replicaSet';
 
@@ -199,7 +200,7 @@ export class ControlPlane {
 
   /** the node a failback without a node brings back: the first one that is down (or declared dead, or hung); -1 if none */
   firstDown(): NodeId {
-    const n = this.state.nodes.find((x) => x.status === 'down' || x.declaredDead || x.status === 'hung');
+    const n = this.state.nodes.find(failbackCandidate);
     return n === undefined ? -1 : n.id;
   }
 
@@ -221,7 +222,7 @@ export class ControlPlane {
   /** failover: the node crashes */
   crash(node: NodeId): void {
     const n = this.state.node(node);
-    if (!this.state.isServing(node) && n.status !== 'hung') {
+    if (!nodeFaultActs('failover', n)) {
       this.ignored('failover', node, 'node is already down');
       return;
     }
@@ -239,7 +240,7 @@ export class ControlPlane {
 
   hang(node: NodeId, durationMs?: number): void {
     const n = this.state.node(node);
-    if (n.status !== 'up' && n.status !== 'joining' && n.status !== 'recovering') {
+    if (!nodeFaultActs('hang', n)) {
       this.ignored('hang', node, `node is ${n.status}`);
       return;
     }
@@ -252,7 +253,7 @@ export class ControlPlane {
 
   resume(node: NodeId): void {
     const n = this.state.node(node);
-    if (n.status !== 'hung') {
+    if (!nodeFaultActs('resume', n)) {
       this.ignored('resume', node, `node is ${n.status}`);
       return;
     }
@@ -422,7 +423,7 @@ export class ControlPlane {
       return;
     }
     const n = this.state.node(node);
-    if (n.status !== 'down' && !n.declaredDead) {
+    if (!nodeFaultActs('failback', n)) {
       this.ignored('failback', node, `node is ${n.status} and was not failed over`);
       return;
     }

@@ -4,7 +4,8 @@
  * the control plane would ignore (`cluster/controlPlane.ts`: crash, hang,
  * resume, failback, scale-out) is refused when the file is read, naming the
  * fault, instead of doing nothing in the run. The rules are the control
- * plane's ignore rules:
+ * plane's own (`cluster/faultRules.ts`), applied to each node as the
+ * schedule leaves it:
  *
  * - `failover` needs a node that is not down (a hung node may crash);
  * - `hang` needs a node that is neither down nor hung;
@@ -20,6 +21,7 @@
  * run ignores it, the summary lists it (`ignoredFaults`).
  */
 import { MAX_CLUSTER_NODES } from '../cluster/clusterConfig';
+import { failbackCandidate, nodeFaultActs, type NodeFault, type NodeFaultState } from '../cluster/faultRules';
 import type { FaultSpec } from '../cluster/faults';
 
 export interface ScheduleIssue {
@@ -47,11 +49,12 @@ const ms = (t: number): string => `${t} ms`;
 export function faultScheduleIssues(faults: readonly FaultSpec[], o: TimelineOptions): ScheduleIssue[] {
   const issues: ScheduleIssue[] = [];
   const nodes: NodeState[] = Array.from({ length: o.members }, () => ({ status: 'up', since: 0, hungUntil: Infinity }));
-  // a hang with a duration is over once its time has come (a fault at that very instant still finds it hung:
-  // the schedule's faults fire before the hang's own end at one instant)
-  const stateAt = (n: NodeState, t: number): NodeState['status'] => {
+  // what the rules see of a node at `t`: a hang with a duration is over once its time has come (a fault
+  // at that very instant still finds it hung: the schedule's faults fire before the hang's own end at one
+  // instant), and a hung node may have been declared dead once failureTimeoutMs of silence have passed
+  const viewAt = (n: NodeState, t: number): NodeFaultState => {
     if (n.status === 'hung' && t > n.hungUntil) n.status = 'up';
-    return n.status;
+    return { status: n.status, declaredDead: n.status === 'hung' && t >= n.since + o.failureTimeoutMs };
   };
   const ordered = faults.map((f, i) => ({ f, i })).sort((a, b) => a.f.atMs - b.f.atMs || a.i - b.i);
   for (const { f, i } of ordered) {
@@ -63,36 +66,38 @@ export function faultScheduleIssues(faults: readonly FaultSpec[], o: TimelineOpt
       continue;
     }
     const n = f.node === undefined ? undefined : nodes[f.node];
+    // the control plane's rule (`cluster/faultRules.ts`) on the node as the schedule leaves it at `at`
+    const acts = (fault: NodeFault, m: NodeState): boolean => nodeFaultActs(fault, viewAt(m, at));
     switch (f.action) {
       case 'failover':
         if (n === undefined) break;
-        if (stateAt(n, at) === 'down') issue('node', `node ${f.node} is already down at ${ms(at)} (failover at ${ms(n.since)}): fail it back first`);
+        if (!acts('failover', n)) issue('node', `node ${f.node} is already down at ${ms(at)} (failover at ${ms(n.since)}): fail it back first`);
         else Object.assign(n, { status: 'down', since: at, hungUntil: Infinity });
         break;
       case 'hang':
         if (n === undefined) break;
-        if (stateAt(n, at) === 'down') issue('node', `node ${f.node} is down at ${ms(at)} (failover at ${ms(n.since)}): a hang needs a node that runs; fail it back first`);
-        else if (n.status === 'hung') issue('node', `node ${f.node} is already hung at ${ms(at)} (hang at ${ms(n.since)}${n.hungUntil < Infinity ? `, until ${ms(n.hungUntil)}` : ''}): resume it first`);
-        else Object.assign(n, { status: 'hung', since: at, hungUntil: f.durationMs === undefined ? Infinity : at + f.durationMs });
+        if (acts('hang', n)) Object.assign(n, { status: 'hung', since: at, hungUntil: f.durationMs === undefined ? Infinity : at + f.durationMs });
+        else if (n.status === 'down') issue('node', `node ${f.node} is down at ${ms(at)} (failover at ${ms(n.since)}): a hang needs a node that runs; fail it back first`);
+        else issue('node', `node ${f.node} is already hung at ${ms(at)} (hang at ${ms(n.since)}${n.hungUntil < Infinity ? `, until ${ms(n.hungUntil)}` : ''}): resume it first`);
         break;
       case 'resume':
         if (n === undefined) break;
-        if (stateAt(n, at) !== 'hung') issue('node', `node ${f.node} is ${n.status === 'down' ? `down at ${ms(at)} (failover at ${ms(n.since)})` : `not hung at ${ms(at)}${n.hungUntil < at ? ` (its hang ended at ${ms(n.hungUntil)})` : ''}`}: resume needs a hung node`);
-        else n.status = 'up';
+        if (acts('resume', n)) n.status = 'up';
+        else issue('node', `node ${f.node} is ${n.status === 'down' ? `down at ${ms(at)} (failover at ${ms(n.since)})` : `not hung at ${ms(at)}${n.hungUntil < at ? ` (its hang ended at ${ms(n.hungUntil)})` : ''}`}: resume needs a hung node`);
         break;
       case 'failback': {
-        for (const m of nodes) stateAt(m, at);
-        const target = f.node ?? nodes.findIndex((m) => m.status !== 'up');
+        const target = f.node ?? nodes.findIndex((m) => failbackCandidate(viewAt(m, at)));
         const m = nodes[target];
         if (m === undefined) {
           issue(null, `failback at ${ms(at)} names no node and no node is down or hung then: failback brings back a node that was failed over`);
           break;
         }
         const who = f.node === undefined ? `the first node down or hung, node ${target},` : `node ${target}`;
-        if (m.status === 'up') issue('node', `node ${target} is up at ${ms(at)}: failback brings back a node that was failed over (or hung and declared dead)`);
-        else if (m.status === 'hung' && at < m.since + o.failureTimeoutMs) {
+        if (acts('failback', m)) Object.assign(m, { status: 'up', since: at, hungUntil: Infinity });
+        else if (m.status === 'up') issue('node', `node ${target} is up at ${ms(at)}: failback brings back a node that was failed over (or hung and declared dead)`);
+        else {
           issue(f.node === undefined ? null : 'node', `${who} is hung at ${ms(at)} (since ${ms(m.since)}) and cannot be declared dead before ${ms(m.since + o.failureTimeoutMs)} (cluster.failureTimeoutMs ${o.failureTimeoutMs}): resume it, or fail it back after that`);
-        } else Object.assign(m, { status: 'up', since: at, hungUntil: Infinity });
+        }
         break;
       }
       case 'scaleOut':
