@@ -270,6 +270,24 @@ describe('charts are true to time', () => {
       // a fault card's facts flow in two columns: none is split between them
       const split = await d.page.evaluate(() => Array.from(document.querySelectorAll('.evidence-card li')).filter((li) => li.getClientRects().length > 1).map((li) => li.textContent));
       expect(split, `${width} px: card facts split across columns`).toEqual([]);
+      // a colour names one series per panel: two charts side by side never share a swatch colour (Ok's green was once 'healthy segments' too)
+      const clashes = await d.page.evaluate(() =>
+        Array.from(document.querySelectorAll('section.panel')).flatMap((panel) => {
+          const seen = new Map<string, string>();
+          const out: string[] = [];
+          for (const li of Array.from(panel.querySelectorAll('.legend li'))) {
+            const swatch = li.querySelector<HTMLElement>('.swatch');
+            if (swatch === null) continue;
+            const colour = getComputedStyle(swatch).backgroundColor;
+            const label = li.textContent ?? '';
+            const first = seen.get(colour);
+            if (first !== undefined) out.push(`${panel.querySelector('h2')?.textContent}: "${first}" and "${label}" are both ${colour}`);
+            else seen.set(colour, label);
+          }
+          return out;
+        }),
+      );
+      expect(clashes, `${width} px: legend colours shared within a panel`).toEqual([]);
       const charts = r.charts.filter((c) => c.markers.length > 0);
       expect(charts.length, `${width} px: charts with fault markers`).toBeGreaterThanOrEqual(9);
       for (const c of charts) {

@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import type { RunSummary } from '../../core/sim/runScenario';
-import { Legend, SubChart } from '../panels/chart/ChartFrame';
+import { LegendGroups, SubChart } from '../panels/chart/ChartFrame';
 import { TimeChart, type TimeSeries } from '../panels/chart/TimeChart';
 import type { FaultMarker } from '../store/snapshot';
 import { PHASE_STYLE, SPLIT_STYLE } from '../theme/statusColors';
@@ -37,7 +37,13 @@ export function SideCharts({ a, b, labelA, labelB, cursorSec = null }: { a: RunS
   ];
   return (
     <div className="side-charts">
-      <Legend items={[{ label: `A · ${labelA}`, color: SIDE_COLOR.a }, { label: `B · ${labelB}`, color: SIDE_COLOR.b }, PHASE_STYLE.attempt, PHASE_STYLE.refreshWait, PHASE_STYLE.backoff, SPLIT_STYLE.healthy, SPLIT_STYLE.affected]} />
+      <LegendGroups
+        groups={[
+          { title: 'Operations per second', items: [{ label: `A · ${labelA}`, color: SIDE_COLOR.a }, { label: `B · ${labelB}`, color: SIDE_COLOR.b }] },
+          { title: 'Where operations are parked', items: [PHASE_STYLE.attempt, PHASE_STYLE.refreshWait, PHASE_STYLE.backoff] },
+          { title: 'Healthy vs affected', items: [SPLIT_STYLE.healthy, SPLIT_STYLE.affected] },
+        ]}
+      />
       <SubChart title="Operations per second — A vs B (dashed: failed)" units="ops/s, 1 s buckets">
         <TimeChart rows={overlay} series={overlaySeries} domain={domain} markers={markers} unit="ops/s" height={230} cursor={cursorSec} />
       </SubChart>

@@ -12,8 +12,9 @@ import { useTimeWindow } from './useTimeWindow';
 const REQUESTS: TimeSeries[] = (['requested', 'coalesced', 'debounced', 'waitAbandoned'] as const).map((k) => ({ key: k, ...REFRESH_STYLE[k], kind: k === 'requested' ? 'area' : 'line' }));
 const EXECUTED: TimeSeries[] = (['executed', 'failed'] as const).map((k) => ({ key: k, ...REFRESH_STYLE[k], kind: k === 'executed' ? 'area' : 'line' }));
 const CALLERS: TimeSeries[] = [
-  { key: 'mean', label: 'callers per refresh (mean)', color: '#44BB99', kind: 'area' },
-  { key: 'max', label: 'callers per refresh (max)', color: '#BBCC33', kind: 'line', dashed: true },
+  // not the executed / coalesced colours of the charts beside it
+  { key: 'mean', label: 'callers per refresh (mean)', color: '#CC99CC', kind: 'area' },
+  { key: 'max', label: 'callers per refresh (max)', color: '#EEDD88', kind: 'line', dashed: true },
 ];
 const CEILING_COLOR = '#f8fafc';
 
@@ -34,7 +35,11 @@ export function RefreshPanel() {
       title="Map refresh coalescing"
       units={`per s · ${caption}`}
       hint="Refresh requests ride a running refresh (coalesced) or are dropped inside the debounce window; executed refreshes should stay under the debounce ceiling (their rate is taken over at least one debounce window, so a step a fault cut short does not read one refresh as a burst)."
-      legend={[...REQUESTS, ...EXECUTED, ...CALLERS, ...(ceiling !== null ? [{ label: `debounce ceiling (1 refresh per ${debounceMs} ms = ${formatNumber(ceiling)}/s)`, color: CEILING_COLOR }] : [])]}
+      legend={[
+        { title: 'Requests', items: REQUESTS },
+        { title: 'Executed', items: [...EXECUTED, ...(ceiling !== null ? [{ label: `debounce ceiling (1 refresh per ${debounceMs} ms = ${formatNumber(ceiling)}/s)`, color: CEILING_COLOR }] : [])] },
+        { title: 'Callers', items: CALLERS },
+      ]}
       empty={empty}
       aside={
         <span className="stat">

@@ -9,7 +9,8 @@ import { formatNumber } from './chart/format';
 import { TimeChart, type TimeSeries } from './chart/TimeChart';
 import { useTimeWindow } from './useTimeWindow';
 
-const RETRIES: TimeSeries[] = [{ key: 'retries', label: 'retries (attempts after the first)', color: '#77AADD', kind: 'area' }];
+// not the bins' blue: the two charts sit side by side
+const RETRIES: TimeSeries[] = [{ key: 'retries', label: 'retries (attempts after the first)', color: '#99DDFF', kind: 'area' }];
 const WITHIN = '#77AADD';
 const OVER = '#EE6677';
 const REJECTED_COLOR = '#CC3311';
@@ -55,7 +56,10 @@ export function RetriesPanel() {
       title="Retries"
       units={caption}
       hint="Retries per second; attempts per operation against the budget; backoff sleeps by the status that caused them (Migrating sleeps ×8); why operations ended."
-      legend={[RETRIES[0] as TimeSeries, { label: `attempts bins: within budget (≤ ${budget})`, color: WITHIN }, { label: 'over budget', color: OVER }]}
+      legend={[
+        { title: 'Retries', items: RETRIES },
+        { title: 'Attempts per operation', items: [{ label: `within budget (≤ ${budget})`, color: WITHIN }, { label: 'over budget', color: OVER }] },
+      ]}
       empty={empty}
     >
       <div className="split-2">

@@ -23,7 +23,10 @@ export function ThroughputPanel() {
       title="Throughput"
       units={`ops / s · ${caption}`}
       hint="Operations ended per second, stacked by final outcome; right: operations served per second and per segment, on segments no fault named vs segments a fault moved (per segment, so a fault taking a third of the segments does not read as a third less healthy traffic). A drop on healthy segments too means callers are parked on the affected ones."
-      legend={[...byOutcome.keys.map((k) => OUTCOME_STYLE[k]), SPLIT_STYLE.healthy, SPLIT_STYLE.affected]}
+      legend={[
+        { title: 'By final outcome', items: byOutcome.keys.map((k) => OUTCOME_STYLE[k]) },
+        { title: 'Served', items: [SPLIT_STYLE.healthy, SPLIT_STYLE.affected] },
+      ]}
       empty={empty}
     >
       <div className="split-2">

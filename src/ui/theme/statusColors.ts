@@ -90,10 +90,13 @@ export const FAULT_STYLE: Readonly<Record<FaultAction, SeriesStyle>> = Object.fr
   FAULT_KINDS.map((k) => [k.id, { label: k.label, color: FAULT_COLORS[k.id] }]),
 ) as Record<FaultAction, SeriesStyle>;
 
-/** throughput split (SPEC §8 field evidence) */
+/**
+ * throughput split (field evidence): drawn beside the outcome chart, so neither Ok's green nor
+ * NodeUnavailable's red — a neutral line for the untouched segments, magenta for the named ones
+ */
 export const SPLIT_STYLE = {
-  healthy: { label: 'healthy segments', color: '#44BB99' },
-  affected: { label: 'affected segments (named by a fault)', color: '#EE6677' },
+  healthy: { label: 'healthy segments', color: '#DDDDDD' },
+  affected: { label: 'affected segments (named by a fault)', color: '#EE3377' },
 } as const satisfies Record<string, SeriesStyle>;
 
 export const LATENCY_STYLE = {

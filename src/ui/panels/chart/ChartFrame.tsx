@@ -6,13 +6,27 @@ import { useRef, type ReactNode } from 'react';
 import type { SeriesStyle } from '../../theme/statusColors';
 import { usePanelActions } from './panelActions';
 
+/** the legend of one chart in a panel of several */
+export interface LegendGroup {
+  readonly title: string;
+  readonly items: readonly SeriesStyle[];
+}
+
+function isGrouped(legend: readonly SeriesStyle[] | readonly LegendGroup[]): legend is readonly LegendGroup[] {
+  return legend.length > 0 && 'items' in (legend[0] as SeriesStyle | LegendGroup);
+}
+
 export interface ChartFrameProps {
   readonly title: string;
   /** what the numbers are in, e.g. "ops / s" */
   readonly units?: string;
   /** one line on what the panel shows and why it matters */
   readonly hint?: string;
-  readonly legend?: readonly SeriesStyle[];
+  /**
+   * the series named on the panel; a panel of several charts passes one group per chart, titled
+   * as the chart is, so a colour two charts both use is read against the chart it belongs to
+   */
+  readonly legend?: readonly SeriesStyle[] | readonly LegendGroup[];
   /** true when there is nothing to draw yet */
   readonly empty?: boolean;
   readonly emptyText?: string;
@@ -41,15 +55,16 @@ export function ChartFrame({ title, units, hint, legend, empty, emptyText, aside
         ) : null}
       </header>
       {hint ? <p className="panel-hint">{hint}</p> : null}
-      {legend && legend.length > 0 ? <Legend items={legend} /> : null}
+      {legend && legend.length > 0 ? isGrouped(legend) ? <LegendGroups groups={legend} /> : <Legend items={legend} /> : null}
       <div className="panel-body">{empty ? <div className="empty">{emptyText ?? actions?.emptyText ?? 'No data yet — press Start.'}</div> : children}</div>
     </section>
   );
 }
 
-export function Legend({ items }: { items: readonly SeriesStyle[] }) {
+export function Legend({ items, title }: { items: readonly SeriesStyle[]; title?: string }) {
   return (
-    <ul className="legend" aria-label="legend">
+    <ul className="legend" aria-label={title === undefined ? 'legend' : `legend: ${title}`}>
+      {title === undefined ? null : <li className="legend-title">{title}:</li>}
       {items.map((s) => (
         <li key={s.label}>
           <span className="swatch" style={{ background: s.color }} aria-hidden="true" />
@@ -57,6 +72,19 @@ export function Legend({ items }: { items: readonly SeriesStyle[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** one titled legend per chart, side by side and wrapping */
+export function LegendGroups({ groups }: { groups: readonly LegendGroup[] }) {
+  return (
+    <div className="legend-groups">
+      {groups
+        .filter((g) => g.items.length > 0)
+        .map((g) => (
+          <Legend key={g.title} title={g.title} items={g.items} />
+        ))}
+    </div>
   );
 }
 

@@ -111,6 +111,53 @@ describe('fault label layout', () => {
     for (const [i, p] of placed.entries()) if (p.shown) expect(p.right <= (items[i]?.x ?? 0) || p.left >= (items[i]?.x ?? 0), `label ${i} across its own line`).toBe(true);
   });
 
+  it('moves a newer label so an older one fits, instead of leaving the older one out (the failover beside three later faults)', () => {
+    // placed newest first and greedily, the three later labels took all three lanes over the oldest one's line
+    // (the Requests chart at 1280 px: Failover n1 unlabelled beside Scale out, Failback n1, Scale out ×2)
+    const items = [
+      { x: 112, width: 75 },
+      { x: 124, width: 58 },
+      { x: 174, width: 67 },
+      { x: 239, width: 66 },
+    ];
+    const placed = layoutMarkerLabels(items, 52, 300, 3);
+    expect(placed.map((p) => p.shown)).toEqual([true, true, true, true]);
+    for (let i = 0; i < placed.length; i++) for (let j = i + 1; j < placed.length; j++) expect(overlaps(placed[i] as never, placed[j] as never)).toBe(false);
+  });
+
+  it('shows as many labels as an exhaustive search can, on random marker sets', () => {
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const fits = (items: readonly { x: number; width: number }[], lanes: number): number => {
+      // every subset, every side, every lane: the most labels that can be shown at once
+      let most = 0;
+      const taken: { left: number; right: number; lane: number }[] = [];
+      const go = (i: number, shown: number) => {
+        if (i === items.length) return void (most = Math.max(most, shown));
+        const { x, width } = items[i]!;
+        const lefts = [x + 4 <= 600 - width ? x + 4 : null, x - 4 - width >= 52 ? x - 4 - width : null].filter((l): l is number => l !== null);
+        if (lefts.length === 0 && 52 + width <= 600) lefts.push(52);
+        for (const left of lefts)
+          for (let lane = 0; lane < lanes; lane++) {
+            const me = { left, right: left + width, lane };
+            if (taken.some((o) => o.lane === lane && !(me.right + 6 <= o.left || o.right + 6 <= me.left))) continue;
+            taken.push(me);
+            go(i + 1, shown + 1);
+            taken.pop();
+          }
+        go(i + 1, shown);
+      };
+      go(0, 0);
+      return most;
+    };
+    for (let run = 0; run < 150; run++) {
+      const xs = Array.from({ length: 2 + Math.floor(rnd() * 5) }, () => 60 + rnd() * 300).sort((p, q) => p - q);
+      const items = xs.map((x) => ({ x, width: 50 + rnd() * 60 }));
+      const shown = layoutMarkerLabels(items, 52, 600, 2).filter((p) => p.shown).length;
+      expect(shown, JSON.stringify(items)).toBe(fits(items, 2));
+    }
+  });
+
   it('never overlaps on random marker sets', () => {
     let seed = 7;
     const rnd = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);

@@ -177,39 +177,70 @@ export interface PlacedLabel {
 const PAD = 4;
 const GAP = 6;
 
+/** search steps before the label layout settles for the best placement found so far */
+const LAYOUT_BUDGET = 20_000;
+
 /**
  * Places each marker's label (markers in time order) beside its line inside
- * [plotLeft, chartRight], the newest first (in a live chart the fault just
- * pressed sits at the right edge, and its label matters most): to the right
- * of the line, else ending at the line, in the top lane where it touches no
- * label already placed (right of the line in any lane beats left of it).
- * When no lane has room the label is left out (`shown: false`) — an older
- * one first — never drawn over another, across its own line or cut at an
- * edge (a label wider than the room on both sides starts at the plot's left).
+ * [plotLeft, chartRight]: to the right of the line, else ending at the line,
+ * in a lane where it touches no other label — never drawn over another,
+ * across its own line or cut at an edge (a label wider than the room on both
+ * sides starts at the plot's left). As many labels as fit are shown: the
+ * layout is searched, not greedy, so a newer label taking the lane an older
+ * one needed (the failover's label left out beside three later faults) moves
+ * to where both fit. Among layouts showing equally many, the first in the
+ * order newest first, right of the line before left, the top lane first
+ * wins (in a live chart the fault just pressed sits at the right edge, and
+ * its label matters most); when not every label fits, an older one is left
+ * out (`shown: false`) before a newer.
  */
 export function layoutMarkerLabels(items: readonly { readonly x: number; readonly width: number }[], plotLeft: number, chartRight: number, maxLanes = 3): PlacedLabel[] {
+  const n = items.length;
+  const options: { left: number; right: number }[][] = items.map(({ x, width }) => {
+    const lefts: number[] = [];
+    if (x + PAD + width <= chartRight) lefts.push(x + PAD);
+    if (x - PAD - width >= plotLeft) lefts.push(x - PAD - width);
+    if (lefts.length === 0 && plotLeft + width <= chartRight) lefts.push(plotLeft);
+    return lefts.map((left) => ({ left, right: left + width }));
+  });
   const lanes: { left: number; right: number }[][] = Array.from({ length: maxLanes }, () => []);
   const free = (lane: number, left: number, right: number) => lanes[lane]!.every((o) => right + GAP <= o.left || o.right + GAP <= left);
-  const out: PlacedLabel[] = new Array(items.length);
-  for (let i = items.length - 1; i >= 0; i--) {
-    const { x, width } = items[i]!;
-    const candidates: number[] = [];
-    if (x + PAD + width <= chartRight) candidates.push(x + PAD);
-    if (x - PAD - width >= plotLeft) candidates.push(x - PAD - width);
-    if (candidates.length === 0 && plotLeft + width <= chartRight) candidates.push(plotLeft);
-    let placed: PlacedLabel | null = null;
-    for (const left of candidates) {
-      const right = left + width;
-      for (let l = 0; l < maxLanes && placed === null; l++) if (free(l, left, right)) placed = { x: left, lane: l, shown: true, left, right };
-      if (placed !== null) break;
+  const choice: (PlacedLabel | null)[] = new Array(n).fill(null);
+  let best: (PlacedLabel | null)[] = [];
+  let bestShown = -1;
+  let bestKey = '';
+  let steps = 0;
+  // newest first: i runs from n - 1 down to 0; `shown` counts the labels placed so far
+  const search = (i: number, shown: number): void => {
+    if (steps++ > LAYOUT_BUDGET || shown + i + 1 < bestShown) return;
+    if (i < 0) {
+      // equal counts: the layout showing the newer labels wins (their hidden flags read newest first)
+      const key = choice.map((c) => (c === null ? '0' : '1')).reverse().join('');
+      if (shown > bestShown || (shown === bestShown && key > bestKey)) {
+        best = choice.slice();
+        bestShown = shown;
+        bestKey = key;
+      }
+      return;
     }
-    if (placed === null) {
-      const left = candidates[0] ?? plotLeft;
-      out[i] = { x: left, lane: 0, shown: false, left, right: left + width };
-      continue;
+    for (const o of options[i]!) {
+      for (let l = 0; l < maxLanes; l++) {
+        if (!free(l, o.left, o.right)) continue;
+        lanes[l]!.push(o);
+        choice[i] = { x: o.left, lane: l, shown: true, left: o.left, right: o.right };
+        search(i - 1, shown + 1);
+        lanes[l]!.pop();
+        choice[i] = null;
+        if (bestShown === n) return;
+      }
     }
-    lanes[placed.lane]!.push({ left: placed.left, right: placed.right });
-    out[i] = placed;
-  }
-  return out;
+    search(i - 1, shown);
+  };
+  search(n - 1, 0);
+  return items.map(({ width }, i) => {
+    const placed = best[i];
+    if (placed) return placed;
+    const left = options[i]![0]?.left ?? plotLeft;
+    return { x: left, lane: 0, shown: false, left, right: left + width };
+  });
 }
