@@ -193,7 +193,7 @@ describe('session recording (live → scenario)', () => {
     times.start = 12_000;
     await controls.start();
     expect(rec.changes.map((c) => [c.what, c.atMs])).toEqual([
-      ['resumed', 1_000],
+      ['started', 1_000],
       ['paused', 5_000],
       ['resumed', 12_000],
     ]);

@@ -19,7 +19,8 @@ import { LATE_START_MS } from '../store/snapshot';
 export interface RecordedChange {
   /** ms since the session started */
   readonly atMs: number;
-  readonly what: 'client' | 'workload' | 'paused' | 'resumed';
+  /** `started`: the first Start, later than the session's start (no control was changed; the recording pauses until then) */
+  readonly what: 'client' | 'workload' | 'paused' | 'resumed' | 'started';
   readonly summary: string;
 }
 
@@ -134,14 +135,15 @@ export class SessionRecording {
   started(t: number): void {
     if (this.running) return;
     this.running = true;
-    if (!this.startedOnce) {
+    const first = !this.startedOnce;
+    if (first) {
       this.startedOnce = true;
       // the scenario's workload starts at 0; a later first Start is a pause until then
       if (t <= LATE_START_MS) return;
       this.scheduleChange({ atMs: 0, paused: true });
     }
     this.scheduleChange({ atMs: Math.round(t), paused: false });
-    this.changeLog.push({ atMs: t, what: 'resumed', summary: 'workload started' });
+    this.changeLog.push(first ? { atMs: t, what: 'started', summary: 'workload started' } : { atMs: t, what: 'resumed', summary: 'workload resumed' });
   }
 
   /** the workload paused at session time `t` */

@@ -20,6 +20,9 @@ export function LiveRecordingBar({ app, live }: { app: AppStore; live: LiveHandl
   const [error, setError] = useState<string | null>(null);
   const rec = live.recording;
   const faults = rec.recordedFaults.length;
+  // the first Start is no control change: it is named with its time, the changes counted without it
+  const firstStart = rec.changes.find((c) => c.what === 'started');
+  const changes = rec.changes.length - (firstStart === undefined ? 0 : 1);
   const recorded = () => {
     const input = rec.toScenarioInput();
     loadScenario(input, 'the recording'); // throws an InputError naming the field if it would not replay
@@ -38,7 +41,8 @@ export function LiveRecordingBar({ app, live }: { app: AppStore; live: LiveHandl
       <span className={`rec-dot ${running ? 'on' : ''}`} aria-hidden="true" />
       <span className="rec-text">
         {running ? 'recording' : everStarted ? 'recording paused' : 'not recording yet'} · {faults} fault{faults === 1 ? '' : 's'}
-        {rec.changes.length > 0 ? ` · ${rec.changes.length} control change${rec.changes.length === 1 ? '' : 's'} (settings, toggles, pause / resume)` : ''}
+        {firstStart !== undefined ? ` · started at ${(firstStart.atMs / 1000).toFixed(1)} s` : ''}
+        {changes > 0 ? ` · ${changes} control change${changes === 1 ? '' : 's'} (settings, toggles, pause / resume)` : ''}
       </span>
       <button
         type="button"
