@@ -139,15 +139,18 @@ describe('fault evidence: events from before the fault', () => {
 });
 
 describe('fault evidence: every figure of a card is about the operations it counts as hit', () => {
-  it('an operation an earlier fault hit, still retrying after the next fault, is not the next fault\'s until it misses again', () => {
+  it("an operation an earlier fault hit stays that fault's: still retrying or failing after the next fault, it is not the next fault's", () => {
     const ev = new FaultEvidenceTracker();
     serve(ev, 0, 2_000, 10);
     ev.fault(2_000, 'scaleOut', 3, 16);
     // 30 operations miss in the first fault's record and keep retrying
     for (let op = 100; op < 130; op++) ev.attemptEnd(2_100, op, false);
     ev.fault(3_000, 'failback', 1, 20);
-    // after the failback: they retry (not counted) and end failed (counted: they ended without a real answer while it was open)
-    for (let op = 100; op < 130; op++) ev.attemptStart(3_050, op, 2, false);
+    // after the failback: they retry, miss again, and 10 end failed — all still the scale-out's
+    for (let op = 100; op < 130; op++) {
+      ev.attemptStart(3_050, op, 2, false);
+      ev.attemptEnd(3_055, op, false);
+    }
     for (let op = 100; op < 110; op++) ev.opEnd(3_060, op, false, true);
     // two new operations miss once, retry and are served
     for (const op of [200, 201]) {
@@ -157,9 +160,50 @@ describe('fault evidence: every figure of a card is about the operations it coun
       ev.opEnd(3_200, op, true, true);
     }
     ev.refreshRequest(3_130, 120); // an old operation's request: not this card's
-    const failback = ev.list()[1];
-    expect(failback).toMatchObject({ opsHit: 12, failed: 10, retries: 2, refreshRequests: 2 });
-    expect(failback?.failed).toBeLessThanOrEqual(failback?.opsHit ?? 0);
+    const [scaleOut, failback] = ev.list();
+    expect(failback).toMatchObject({ opsHit: 2, failed: 0, retries: 2, refreshRequests: 2 });
+    // what the failback found of the scale-out's operations, and what became of them while it was open
+    expect(failback?.carried).toEqual([{ from: scaleOut?.id, ops: 30, inFlight: 20, failed: 10 }]);
+    // the scale-out's card keeps what it saw until the failback
+    expect(scaleOut).toMatchObject({ opsHit: 30, failed: 0, supersededT: 3_000, carried: [] });
+  });
+
+  it('a refresh storm still running when a later fault comes: the later card counts none of its stalled operations as hit, nor their stalls', () => {
+    // the deadline-replaces-attempts bug: 2,048 operations hit by a failover retry on, past their budget, and stall
+    const ev = new FaultEvidenceTracker();
+    serve(ev, 0, 4_000, 30);
+    ev.fault(4_000, 'failover', 1, 21, 43 / 64);
+    const storm = Array.from({ length: 2_048 }, (_, i) => 1_000_000 + i);
+    const retry = (t: number, n: number) => {
+      for (const op of storm) {
+        ev.attemptStart(t, op, n, n === 4);
+        ev.attemptEnd(t + 50, op, false);
+        ev.refreshRequest(t + 51, op);
+      }
+    };
+    for (let n = 1; n <= 5; n++) retry(4_000 + n * 400, n);
+    ev.gauges(6_400, 2_048, 2_048);
+    // a scale-out while the storm runs; its own harm: 40 new operations that miss once and are answered
+    ev.fault(6_500, 'scaleOut', 3, 11, 32 / 43);
+    for (let n = 6; n <= 10; n++) retry(6_100 + n * 400, n);
+    for (let i = 0; i < 40; i++) {
+      const op = 2_000_000 + i;
+      ev.attemptStart(6_600, op, 1, false);
+      ev.attemptEnd(6_610, op, false);
+      ev.refreshRequest(6_611, op);
+      ev.attemptStart(6_650, op, 2, false);
+      ev.opEnd(6_660, op, true, true, 60);
+    }
+    ev.gauges(8_000, 2_048, 2_048);
+    // 48 of the storm's operations end at their deadline while the scale-out is open
+    for (const op of storm.slice(0, 48)) ev.opEnd(8_500, op, false, true);
+    ev.gauges(8_600, 2_000, 2_000);
+    const [failover, scaleOut] = ev.list();
+    expect(failover).toMatchObject({ opsHit: 2_048, overBudget: 2_048, stalledPeak: 2_048, supersededT: 6_500 });
+    expect(scaleOut).toMatchObject({ opsHit: 40, failed: 0, retries: 40, refreshRequests: 40, overBudget: 0 });
+    // the stalled operations are the failover's: none of them is this card's stall
+    expect(scaleOut?.stalledPeak).toBe(0);
+    expect(scaleOut?.carried).toEqual([{ from: failover?.id, ops: 2_048, inFlight: 2_000, failed: 48 }]);
   });
 });
 

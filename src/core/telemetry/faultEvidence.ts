@@ -8,8 +8,13 @@
  * healthy segments were starved (served throughput below half of the
  * pre-fault baseline). Nothing here knows a preset.
  *
- * Bounded: the open record, a fixed baseline history, and closed records up
- * to {@link MAX_EVIDENCE}.
+ * Which fault hit an operation is one rule ({@link FaultEvidenceTracker.claim}): the fault
+ * whose record was open when the operation first missed an attempt (or ended without a real
+ * answer). It stays that fault's until it ends, so a later fault's card never counts an earlier
+ * storm's operations as its own; it lists them apart ({@link CarriedOps}).
+ *
+ * Bounded: the open record, a fixed baseline history, closed records up to
+ * {@link MAX_EVIDENCE}, and the hit operations in flight (up to {@link MAX_HIT_IN_FLIGHT}).
  */
 import type { FaultAction, Mutable } from './events';
 
@@ -32,9 +37,27 @@ function latBucket(ms: number): number {
 }
 /** records kept (oldest dropped first) */
 export const MAX_EVIDENCE = 32;
+/** hit operations in flight remembered (oldest dropped first: only a stream that lost op.end events reaches it) */
+export const MAX_HIT_IN_FLIGHT = 100_000;
 const STEP_MS = 100;
 const BASELINE_STEPS = BASELINE_MS / STEP_MS;
 const STEPS_PER_SECOND = 1000 / STEP_MS;
+
+/**
+ * Operations an earlier fault hit that were still in flight when this record's fault came: they
+ * stay that fault's ({@link FaultEvidenceTracker.claim}), so this record counts none of their
+ * attempts, refresh requests, stalls or failures as its own, and keeps them here instead.
+ */
+export interface CarriedOps {
+  /** the id of the record whose fault hit them */
+  readonly from: number;
+  /** how many were in flight when this record's fault came */
+  readonly ops: number;
+  /** of them, still in flight (as of the record's last event; all stalled from 1 s after its fault on, as they started before it) */
+  readonly inFlight: number;
+  /** of them, ended without a real answer since this record's fault */
+  readonly failed: number;
+}
 
 export interface FaultEvidence {
   /** increases per fault this session (a stable key) */
@@ -55,18 +78,18 @@ export interface FaultEvidence {
   readonly supersededT: number | null;
   /** newest event time folded into it, ms */
   readonly lastT: number;
-  /** operations with an attempt in this record that got no real answer, or that ended without one (the ones the fault hit) */
+  /** operations this fault hit ({@link FaultEvidenceTracker.claim}): their first missed attempt, or their end without a real answer, came while this record was open */
   readonly opsHit: number;
   /** attempts after the first, of the operations this record counts as hit (from their first miss in it) */
   readonly retries: number;
   readonly refreshRequests: number;
   /** operations that started an attempt beyond their attempt budget */
   readonly overBudget: number;
-  /** operations that ended without a real answer */
+  /** operations this fault hit that ended without a real answer */
   readonly failed: number;
   /** arrivals turned away (request pool full) */
   readonly rejected: number;
-  /** most operations stalled at once */
+  /** most operations stalled at once, less those an earlier fault hit ({@link carried}) */
   readonly stalledPeak: number;
   /** most operations in flight at once */
   readonly inFlightPeak: number;
@@ -84,6 +107,8 @@ export interface FaultEvidence {
   readonly slowed: number;
   /** the slowest of those, ms (0: none) */
   readonly slowestMs: number;
+  /** operations earlier faults hit, in flight when this one came, by the record that counts them (oldest first; empty: none) */
+  readonly carried: readonly CarriedOps[];
 }
 
 
@@ -107,8 +132,8 @@ export interface FaultEvidenceState {
   readonly pausedSince: number | null;
   readonly pauses: readonly (readonly [number, number])[];
   readonly lastTrouble: number;
-  /** the operations in flight that the open record counts as hit */
-  readonly hit: readonly number[];
+  /** the hit operations in flight: op, id of the record whose fault hit it, … */
+  readonly hitBy: readonly number[];
 }
 
 export class FaultEvidenceTracker {
@@ -143,11 +168,12 @@ export class FaultEvidenceTracker {
   /** last time anything showed the fault still biting */
   private lastTrouble = 0;
   /**
-   * The in-flight operations the open record counts as hit: every figure of a card is about
-   * these, so an operation hurt by an earlier fault and still retrying is not this fault's
-   * (a card could read "21 ops hit, 27 failed" and "30 attempts per op hit" otherwise).
+   * The hit operations in flight → the id of the record whose fault hit them ({@link claim}).
+   * Every figure of a card is about its own: an operation hurt by an earlier fault and still
+   * retrying is not this fault's (a card could read "21 ops hit, 27 failed" and "30 attempts per
+   * op hit" otherwise, or, after a refresh storm, "2,048 ops hit" that the storm's fault hit).
    */
-  private hit = new Set<number>();
+  private hitBy = new Map<number, number>();
   private version = 0;
   private cached: readonly FaultEvidence[] = [];
   private cachedVersion = -1;
@@ -257,7 +283,6 @@ export class FaultEvidenceTracker {
     if (this.open === null) return;
     this.closed = [...this.closed.slice(-(MAX_EVIDENCE - 1)), { ...this.open }];
     this.open = null;
-    this.hit.clear();
     this.history.fill(0);
     this.historyAll.fill(0);
     this.historyLat.fill(0);
@@ -282,10 +307,14 @@ export class FaultEvidenceTracker {
       this.open.supersededT = t;
       this.finish();
     }
+    // the operations earlier faults hit that are still in flight stay theirs: counted apart, by fault
+    const carried = new Map<number, number>();
+    for (const from of this.hitBy.values()) carried.set(from, (carried.get(from) ?? 0) + 1);
     this.open = {
       id: this.nextId++, action, node, t, segments, ...(detail !== undefined ? { detail } : {}), untilT: durationMs !== undefined ? t + durationMs : null, settledT: null, supersededT: null, lastT: t, opsHit: 0, retries: 0, refreshRequests: 0, overBudget: 0,
       failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 0, healthyBaselinePerSec: scaled(this.baseline(), healthyShare), healthyLostMs: 0,
       servedBaselinePerSec: this.baseline(this.historyAll), servedLowPerSec: null, slowBaselineMs: this.slowBaseline(), slowed: 0, slowestMs: 0,
+      carried: [...carried].sort((a, b) => a[0] - b[0]).map(([from, ops]) => ({ from, ops, inFlight: ops, failed: 0 })),
     };
     this.recent.fill(0);
     this.recentSteps = 0;
@@ -303,25 +332,41 @@ export class FaultEvidenceTracker {
     return o !== null && t >= o.t ? o : null;
   }
 
+  /**
+   * The one attribution rule: an operation is hit by the fault whose record is open when it first
+   * misses an attempt or ends without a real answer, and it stays that fault's until it ends. A
+   * later fault does not take it over, whatever it does after that fault (retries, refresh
+   * requests, attempts past its budget, a stall, its failure): those are the earlier fault's
+   * storm, listed on the later card as {@link CarriedOps}. An operation that had missed nothing
+   * before a fault is the fault's if it misses after it, whenever it started.
+   * Counts `op` as hit by `o` if no fault has hit it yet; returns whether it is `o`'s.
+   */
+  private claim(op: number, o: Mutable<FaultEvidence>): boolean {
+    const by = this.hitBy.get(op);
+    if (by !== undefined) return by === o.id;
+    this.hitBy.set(op, o.id);
+    if (this.hitBy.size > MAX_HIT_IN_FLIGHT) this.hitBy.delete(this.hitBy.keys().next().value as number);
+    o.opsHit++;
+    return true;
+  }
+
   /** an attempt started; `overBudget` when its number is the first beyond the operation's budget */
   attemptStart(t: number, op: number, attempt: number, overBudget: boolean): void {
     this.at(t);
     const o = this.openAt(t);
-    if (o === null || !this.hit.has(op)) return;
+    if (o === null || this.hitBy.get(op) !== o.id) return;
     if (attempt > 1) o.retries++;
     if (overBudget) o.overBudget++;
     if (attempt > 1 || overBudget) this.version++;
   }
 
-  /** an attempt ended; an unserved one marks its operation as hit in the open record (the first time: it counts once) */
+  /** an attempt ended; an unserved one marks its operation as hit ({@link claim}) */
   attemptEnd(t: number, op: number, served: boolean): void {
     this.at(t);
     const o = this.openAt(t);
     if (o === null || served) return;
-    if (!this.hit.has(op)) {
-      this.hit.add(op);
-      o.opsHit++;
-    }
+    this.claim(op, o);
+    // an earlier fault's operation missing again: the client is not quiet, whoever hit it
     this.trouble(t);
     this.version++;
   }
@@ -330,7 +375,7 @@ export class FaultEvidenceTracker {
   refreshRequest(t: number, op: number): void {
     this.at(t);
     const o = this.openAt(t);
-    if (o === null || !this.hit.has(op)) return;
+    if (o === null || this.hitBy.get(op) !== o.id) return;
     o.refreshRequests++;
     this.version++;
   }
@@ -345,12 +390,25 @@ export class FaultEvidenceTracker {
       const b = latBucket(latencyMs);
       this.stepLat[b] = (this.stepLat[b] as number) + 1;
     }
-    const wasHit = this.hit.delete(op);
     const o = this.openAt(t);
+    // ended without a real answer while a record was open: hit, by this fault unless an earlier one hit it first
+    const failedHere = !served && o !== null;
+    const mine = failedHere && this.claim(op, o);
+    const by = this.hitBy.get(op);
+    this.hitBy.delete(op);
+    // an earlier fault's operation that the open record found in flight has ended (whenever its event says)
+    const open = this.open;
+    const c = by === undefined || open === null || by === open.id ? -1 : open.carried.findIndex((x) => x.from === by);
+    if (c >= 0 && open !== null) {
+      const was = open.carried[c] as CarriedOps;
+      const now = { ...was, inFlight: Math.max(0, was.inFlight - 1), failed: was.failed + (failedHere ? 1 : 0) };
+      open.carried = open.carried.map((x, i) => (i === c ? now : x));
+      this.version++;
+    }
     if (o === null) return;
     if (served) {
       // answered, no attempt missed, but far slower than nearly every answer before the fault (a slow link, a busy node)
-      if (!wasHit && o.slowBaselineMs !== null && latencyMs > SLOWED_FACTOR * o.slowBaselineMs) {
+      if (by === undefined && o.slowBaselineMs !== null && latencyMs > SLOWED_FACTOR * o.slowBaselineMs) {
         o.slowed++;
         if (latencyMs > o.slowestMs) o.slowestMs = latencyMs;
         this.trouble(t);
@@ -358,9 +416,7 @@ export class FaultEvidenceTracker {
       }
       return;
     }
-    // ended without a real answer while the fault was open: hit, whether or not an attempt of it missed in this record
-    if (!wasHit) o.opsHit++;
-    o.failed++;
+    if (mine) o.failed++;
     this.trouble(t);
     this.version++;
   }
@@ -400,9 +456,11 @@ export class FaultEvidenceTracker {
     const o = this.openAt(t);
     if (o === null) return;
     if (stalled > 0) this.trouble(t);
-    if (inFlight > o.inFlightPeak || stalled > o.stalledPeak) {
+    // an earlier fault's operations stall, not this one's (all of them from 1 s after this fault on: they started before it)
+    const own = ownStalled(o, stalled);
+    if (inFlight > o.inFlightPeak || own > o.stalledPeak) {
       o.inFlightPeak = Math.max(o.inFlightPeak, inFlight);
-      o.stalledPeak = Math.max(o.stalledPeak, stalled);
+      o.stalledPeak = Math.max(o.stalledPeak, own);
       this.version++;
     }
   }
@@ -437,7 +495,7 @@ export class FaultEvidenceTracker {
       pausedSince: this.pausedSince,
       pauses: this.pauses.slice(),
       lastTrouble: this.lastTrouble,
-      hit: [...this.hit],
+      hitBy: [...this.hitBy].flat(),
     };
   }
 
@@ -461,7 +519,8 @@ export class FaultEvidenceTracker {
     this.pausedSince = st.pausedSince;
     this.pauses = st.pauses.slice();
     this.lastTrouble = st.lastTrouble;
-    this.hit = new Set(st.hit);
+    this.hitBy = new Map();
+    for (let i = 0; i + 1 < st.hitBy.length; i += 2) this.hitBy.set(st.hitBy[i] as number, st.hitBy[i + 1] as number);
     this.version++;
   }
 
@@ -484,7 +543,7 @@ export class FaultEvidenceTracker {
     this.pausedSince = null;
     this.pauses = [];
     this.lastTrouble = 0;
-    this.hit.clear();
+    this.hitBy.clear();
     this.version++;
   }
 }
@@ -493,6 +552,17 @@ export class FaultEvidenceTracker {
 export function openRecord(records: readonly FaultEvidence[]): FaultEvidence | null {
   const last = records[records.length - 1];
   return last !== undefined && last.settledT === null && last.supersededT === null ? last : null;
+}
+
+/**
+ * Of `stalled` operations at a time in `e`'s record, those that are not earlier faults' ({@link
+ * CarriedOps}): exact from 1 s after its fault on (a carried operation in flight started before
+ * the fault, so it is stalled), a lower bound in the first second.
+ */
+export function ownStalled(e: FaultEvidence, stalled: number): number {
+  let carried = 0;
+  for (const c of e.carried) carried += c.inFlight;
+  return Math.max(0, stalled - carried);
 }
 
 /** `perSec` is below {@link STARVED_SHARE} of a known, positive rate before the fault */

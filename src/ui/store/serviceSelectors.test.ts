@@ -26,7 +26,7 @@ function storeWith(events: ZarisEvent[]) {
 
 const evidence = (over: Partial<FaultEvidence> = {}): FaultEvidence => ({
   id: 1, action: 'failover', node: 1, t: 5_000, segments: 22, untilT: null, settledT: null, supersededT: null, lastT: 7_000, opsHit: 100, retries: 900, refreshRequests: 800, overBudget: 0,
-  failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 10, healthyBaselinePerSec: 4000, healthyLostMs: 0, servedBaselinePerSec: null, servedLowPerSec: null, slowBaselineMs: null, slowed: 0, slowestMs: 0, ...over,
+  failed: 0, rejected: 0, stalledPeak: 0, inFlightPeak: 10, healthyBaselinePerSec: 4000, healthyLostMs: 0, servedBaselinePerSec: null, servedLowPerSec: null, slowBaselineMs: null, slowed: 0, slowestMs: 0, carried: [], ...over,
 });
 const headline = (over: Partial<Headline> = {}): Headline => ({
   running: true, opsPerSec: 5000, servedPerSec: 5000, failedPerSec: 0, rejectedPerSec: 0, retriesPerSec: 0, refreshRequestsPerSec: 0, refreshesPerSec: 0,
