@@ -243,7 +243,7 @@ export interface ReplayReportInput extends ReportRun {
   /** the status line at the cursor, as the page shows it */
   readonly story: { readonly label: string; readonly text: string };
   /** the fault cards at the cursor, newest first */
-  readonly cards: readonly { readonly title: string; readonly status: string; readonly facts: readonly string[]; readonly tookOver?: string }[];
+  readonly cards: readonly { readonly title: string; readonly status: string; readonly facts: readonly string[]; readonly tookOverNote?: string }[];
   readonly charts: readonly ReportChart[];
 }
 
@@ -252,7 +252,7 @@ const TONE_BORDER: Readonly<Record<ReportVerdict['tone'], string>> = { muted: '#
 /** what the run shows at the cursor: the status line and the fault cards, in the page's words */
 function storySection(r: ReplayReportInput, at: string): string {
   const cards = r.cards
-    .map((c) => `<div class="card"><h3>${esc(c.title)} <small>${esc(c.status)}</small></h3>${c.tookOver !== undefined ? `<p><small>Took over from ${esc(c.tookOver)}, still ongoing when this fault came: from then on its stalls, retries and failures count on this card.</small></p>` : ''}<ul>${c.facts.map((f) => `<li>${esc(f)}</li>`).join('')}</ul></div>`)
+    .map((c) => `<div class="card"><h3>${esc(c.title)} <small>${esc(c.status)}</small></h3>${c.tookOverNote !== undefined ? `<p><small>${esc(c.tookOverNote)}</small></p>` : ''}<ul>${c.facts.map((f) => `<li>${esc(f)}</li>`).join('')}</ul></div>`)
     .join('');
   return `<section id="story"><h2>What the run shows at the cursor (${esc(at)})</h2><p class="story"><b>${esc(r.story.label)}</b> ${esc(r.story.text)}</p>${cards}</section>`;
 }

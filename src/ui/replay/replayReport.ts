@@ -54,7 +54,7 @@ export function replayReportInput(ui: ReplayUiState, store: DashboardState, char
     invariants: invariantsBothWays(store.snapshot.invariants, wholeRun),
     figures: kpisOf(store).map((k) => [k.label, `${k.value} · ${k.caption}`] as const),
     story: (({ label, text }) => ({ label, text }))(sessionLineOf(store, cursorMs)),
-    cards: evidenceCardsOf(store).map((c) => ({ title: c.title, status: c.status, facts: c.facts, ...(c.tookOver !== undefined ? { tookOver: c.tookOver } : {}) })),
+    cards: evidenceCardsOf(store).map((c) => ({ title: c.title, status: c.status, facts: c.facts, ...(c.tookOverNote !== undefined ? { tookOverNote: c.tookOverNote } : {}) })),
     charts,
   };
 }

@@ -5,12 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_CONFIG } from '../../core/client/config';
+import { isServed } from '../../core/domain/service';
+import type { Outcome } from '../../core/domain/status';
 import { findPreset } from '../../core/sim/presets';
 import { SimEngine } from '../../core/sim/engine';
 import { loadScenario } from '../../core/sim/scenario';
 import type { ZarisEvent } from '../../core/telemetry/events';
-import type { FaultEvidence } from '../../core/telemetry/faultEvidence';
-import { selectEvidenceCard, selectHeadline, selectPoolSize, selectSessionState } from './selectors';
+import type { CarriedOps, FaultEvidence } from '../../core/telemetry/faultEvidence';
+import { selectEvidenceCard, selectEvidenceCards, selectHeadline, selectPoolSize, selectSessionState } from './selectors';
 import type { TelemetrySnapshot } from './snapshot';
 import { TelemetryAggregator } from './telemetryAggregator';
 
@@ -21,22 +23,30 @@ interface Run {
   readonly worstState: string;
   readonly final: TelemetrySnapshot;
   readonly pool: number;
+  /** the snapshots published, every 500 ms of event time */
+  readonly published: readonly TelemetrySnapshot[];
+  /** operations with an attempt or an end without a real answer at or after the first fault (each hit by one fault) */
+  readonly opsMissed: number;
 }
 
-/** runs a preset (its own 16 s), publishing a snapshot every 500 ms of event time */
-function run(preset: string): Run {
-  const input = findPreset(preset)?.input;
-  const scenario = loadScenario(input);
+/** runs a preset (its own 16 s), publishing a snapshot every 500 ms of event time; `faults` replace its faults */
+function run(preset: string, faults?: readonly unknown[]): Run {
+  const input = findPreset(preset)?.input as Record<string, unknown>;
+  const scenario = loadScenario(faults === undefined ? input : { ...input, faults });
   const agg = new TelemetryAggregator(() => scenario.client ?? DEFAULT_CLIENT_CONFIG);
   const pool = selectPoolSize(scenario.workload);
   let pending: ZarisEvent[] = [];
   let nextPublish = 500;
   let worstShare = 1;
   let worstState = '';
+  let firstFault = Infinity;
+  const missed = new Set<number>();
+  const published: TelemetrySnapshot[] = [];
   const publish = () => {
     agg.ingestEvents(pending);
     pending = [];
     const snap = agg.snapshot();
+    published.push(snap);
     const h = selectHeadline(snap);
     if (snap.evidence.length > 0 && h.service.share !== null && h.service.share < worstShare) {
       worstShare = h.service.share;
@@ -48,6 +58,8 @@ function run(preset: string): Run {
       {
         emit: (e) => {
           pending.push(e);
+          if (e.type === 'fault') firstFault = Math.min(firstFault, e.t);
+          if ((e.type === 'attempt.end' || e.type === 'op.end') && e.t >= firstFault && !isServed((e.status ?? e.error) as Outcome)) missed.add(e.op);
           if (e.t >= nextPublish) {
             nextPublish += 500;
             publish();
@@ -58,7 +70,7 @@ function run(preset: string): Run {
   }).run();
   publish();
   const final = agg.snapshot();
-  return { evidence: final.evidence[0] as FaultEvidence, worstShare, worstState, final, pool };
+  return { evidence: final.evidence[0] as FaultEvidence, worstShare, worstState, final, pool, published, opsMissed: missed.size };
 }
 
 describe('fault evidence from the event stream', () => {
@@ -97,5 +109,46 @@ describe('fault evidence from the event stream', () => {
     expect(storm.worstShare).toBeLessThan(fixed.worstShare);
     expect(storm.worstState).toBe('storm');
     expect(fixed.worstState).toBe('fault');
+  });
+});
+
+describe('a later fault while an earlier fault\'s refresh storm still runs', () => {
+  // the refresh storm's failover at 4 s; at 6.5 s its 2,048 operations still retry past their budget and stall when node 3 joins
+  const r = run('refresh-storm', [
+    { atMs: 4000, action: 'failover', node: 1 },
+    { atMs: 6500, action: 'scaleOut' },
+  ]);
+  const [failover, scaleOut] = r.final.evidence as [FaultEvidence, FaultEvidence];
+
+  it("each operation hit is counted by one card: the scale-out's does not count the storm's operations as hit", () => {
+    expect(failover.overBudget).toBeGreaterThanOrEqual(0.5 * r.pool);
+    const sum = r.final.evidence.reduce((n, e) => n + e.opsHit, 0);
+    expect(sum).toBe(r.opsMissed);
+    // the storm's operations were in flight when node 3 joined: the scale-out found them, and keeps them apart
+    expect(scaleOut.carried).toHaveLength(1);
+    expect(scaleOut.carried[0]?.from).toBe(failover.id);
+    expect(scaleOut.carried[0]?.ops).toBeGreaterThanOrEqual(0.5 * r.pool);
+    expect(scaleOut.opsHit).toBeLessThan(scaleOut.carried[0]?.ops ?? 0);
+    expect(scaleOut.overBudget).toBeLessThan(0.5 * r.pool);
+    expect(scaleOut.stalledPeak).toBeLessThan(0.5 * r.pool);
+  });
+
+  it("the scale-out's open card names the storm's operations still stalled beside its facts, and counts none of them in its own", () => {
+    // 1 s after the scale-out, the storm still holds the pool
+    const snap = r.published.find((s) => s.totals.lastT >= 7_500) as TelemetrySnapshot;
+    const open = snap.evidence.find((e) => e.id === scaleOut.id) as FaultEvidence;
+    const carried = open.carried[0] as CarriedOps;
+    expect(snap.stalledNow).toBeGreaterThanOrEqual(carried.inFlight);
+    expect(carried.inFlight).toBeGreaterThan(0);
+    const card = selectEvidenceCards(snap.evidence, [], { poolSize: r.pool, nowMs: snap.totals.lastT, stalledNow: snap.stalledNow }).find((c) => c.id === scaleOut.id);
+    expect(card?.tookOver).toBe('the failover (crash) of node 1 at 4 s');
+    const still = `${carried.inFlight.toLocaleString('en-US')} ops still stalled from the failover (crash) of node 1 at 4 s (${carried.ops.toLocaleString('en-US')} in flight when this fault came`;
+    expect(card?.tookOverNote).toContain(`Took over from the failover (crash) of node 1 at 4 s, still ongoing when this fault came. ${still}`);
+    // its own figures: the ops it hit, and of the stalled gauge only what is not the storm's
+    const own = snap.stalledNow - carried.inFlight;
+    const hit = card?.facts.find((f) => / ops? hit, /.test(f));
+    if (open.opsHit > 0) expect(hit).toBe(`${open.opsHit.toLocaleString('en-US')} ops hit, ${open.failed.toLocaleString('en-US')} failed${own > 0 ? `, ${own.toLocaleString('en-US')} still stalled` : ''}`);
+    else expect(hit).toBeUndefined();
+    expect(open.opsHit).toBeLessThan(carried.ops);
   });
 });

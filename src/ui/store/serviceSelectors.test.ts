@@ -136,6 +136,25 @@ describe('what you are seeing', () => {
     expect(selectEvidenceCards([quiet, slow], [], { poolSize: 2048, nowMs: 22_000 })[0]?.tookOver).toBeUndefined();
   });
 
+  it("a later fault's card counts none of an earlier storm's operations as its own, and says how many of them still stall", () => {
+    // the storm's failover at 4 s; a scale-out at 6.5 s finds 2,048 of its operations in flight
+    const failover = evidence({ id: 1, t: 4_000, supersededT: 6_500, opsHit: 2_048, overBudget: 2_048, stalledPeak: 2_048 });
+    const scaleOut = evidence({ id: 2, action: 'scaleOut', node: 3, t: 6_500, opsHit: 40, retries: 40, refreshRequests: 40, stalledPeak: 3, carried: [{ from: 1, ops: 2_048, inFlight: 2_000, failed: 48 }] });
+    const [card] = selectEvidenceCards([failover, scaleOut], [], { poolSize: 2048, nowMs: 8_000, stalledNow: 2_003 });
+    expect(card?.tookOver).toBe('the failover (crash) of node 1 at 4 s');
+    expect(card?.tookOverNote).toBe(
+      'Took over from the failover (crash) of node 1 at 4 s, still ongoing when this fault came. 2,000 ops still stalled from the failover (crash) of node 1 at 4 s (2,048 in flight when this fault came, 48 failed since): they stay on the card of the fault that hit them, not counted here as hit, stalled or failed; arrivals turned away and throughput lost count here from then on, whatever holds the pool.',
+    );
+    // of the 2,003 stalled now, 3 are not the storm's
+    expect(card?.facts).toEqual(['up to 3 ops stalled > 1 s (pool 2,048)', '2 attempts and 1 refresh request per op hit', '40 ops hit, 0 failed, 3 still stalled']);
+    expect(card?.severity).toBe('warn');
+    // in the first second after the scale-out, a carried operation may not have been in flight for 1 s yet
+    expect(selectEvidenceCards([failover, { ...scaleOut, stalledPeak: 0 }], [], { poolSize: 2048, nowMs: 7_000, stalledNow: 1_500 })[0]?.tookOverNote).toContain('. 2,000 ops still in flight from the failover');
+    // closed, all ended: what the card saw until then
+    const ended = { ...scaleOut, supersededT: 9_000, carried: [{ from: 1, ops: 2_048, inFlight: 0, failed: 48 }] };
+    expect(selectEvidenceCards([failover, ended], [], { poolSize: 2048, nowMs: 12_000 })[0]?.tookOverNote).toContain('. 2,048 ops from the failover (crash) of node 1 at 4 s were in flight when this fault came; all had ended when this card closed (48 failed): ');
+  });
+
   it('turn-aways of the last second with room in the pool now: no "0 operations stalled hold 0 %" (review of 2026-12-02)', () => {
     const line = selectSessionState({ ...base, evidence: [evidence()], headline: headline({ servedPerSec: 300, rejectedPerSec: 1600, stalled: 0, inFlight: 203, service: { verdict: 'notServing', share: 0.16 } }) });
     expect(line.label).toBe('not serving — pool was full');

@@ -6,7 +6,7 @@
  */
 import { STALL_THRESHOLD_MS } from '../../core/domain/service';
 import type { FaultAction } from '../../core/telemetry/events';
-import { BASELINE_MS, fellBelowBaseline, openRecord, SLOWED_FACTOR, type FaultEvidence } from '../../core/telemetry/faultEvidence';
+import { BASELINE_MS, fellBelowBaseline, openRecord, ownStalled, SLOWED_FACTOR, type FaultEvidence } from '../../core/telemetry/faultEvidence';
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import { AMBIGUOUS_CASES, type AmbiguousCase, type AmbiguousWrite, type WriteAuditReport } from '../../core/sim/applyTracker';
 import { formatCount, formatLatency, formatRate, formatSeconds, formatShare } from './numberFormat';
@@ -35,6 +35,11 @@ const FAULT_VERB: Readonly<Record<FaultAction, string>> = {
 /** "failover (crash) of node 1" */
 export function describeFault(e: { readonly action: FaultAction; readonly node: number }): string {
   return `${FAULT_VERB[e.action]} ${e.node}${e.action === 'scaleOut' ? ' joins' : ''}`;
+}
+
+/** "the failover (crash) of node 1 at 4 s" */
+function faultAt(e: FaultEvidence): string {
+  return `the ${describeFault(e)} at ${formatSeconds(e.t)}`;
 }
 
 /** the workload's request pool: open-loop slots plus closed-loop users */
@@ -214,8 +219,10 @@ export interface EvidenceCard {
   readonly facts: readonly string[];
   /** how much the fault hurt, to rank cards (a bad card first, then failed and hit operations) */
   readonly impact: number;
-  /** the earlier fault, still hurting when this one came, whose stalls, retries and failures this card counts from then on */
+  /** the earlier fault, still hurting when this one came ("the failover (crash) of node 1 at 4 s") */
   readonly tookOver?: string;
+  /** what became of it, the sentence beside the facts: the operations earlier faults hit stay theirs, and how many still stall */
+  readonly tookOverNote?: string;
 }
 
 /** what a card is read against besides its fault's record */
@@ -264,7 +271,9 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   // fault is open it can trail the live gauge by one bucket: "up to" never reads below the tile beside it
   // only the open record reads the live gauges: a record the next fault closed keeps what it saw until then
   const open = e.settledT === null && e.supersededT === null;
-  const stalledPeak = open ? Math.max(e.stalledPeak, stalledNow) : e.stalledPeak;
+  // the stalled operations an earlier fault hit are not this card's (they are named beside its facts)
+  const ownStalledNow = ownStalled(e, stalledNow);
+  const stalledPeak = open ? Math.max(e.stalledPeak, ownStalledNow) : e.stalledPeak;
   if (e.overBudget > 0) facts.push(`attempt budget exceeded by ${formatCount(e.overBudget)} ops`);
   if (e.healthyLostMs > 0 && e.healthyBaselinePerSec !== null) {
     facts.push(`healthy throughput lost for ${formatSeconds(e.healthyLostMs)} (the segments no fault named below half of their ${formatRate(e.healthyBaselinePerSec)} ops/s before it)`);
@@ -277,7 +286,7 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   const amp = amplification(e);
   if (amp !== null) facts.push(amp);
   // while the fault is open, stalled operations have not ended: "0 failed" alone would read as no harm
-  const stillStalled = open && stalledNow > 0 ? `, ${formatCount(stalledNow)} still stalled` : '';
+  const stillStalled = open && ownStalledNow > 0 ? `, ${formatCount(ownStalledNow)} still stalled` : '';
   if (e.opsHit > 0) facts.push(`${formatCount(e.opsHit)} ops hit, ${formatCount(e.failed)} failed${stillStalled}`);
   else if (e.failed > 0) facts.push(`${formatCount(e.failed)} ops failed`);
   // nothing failed, but answers came slowly: a slow link's only mark
@@ -379,13 +388,39 @@ export function selectEvidenceCards(evidence: readonly FaultEvidence[], dismisse
     .filter((e) => !gone.has(e.id))
     .map((e) => {
       const card = selectEvidenceCard(e, ctx, audit === null ? null : ambiguousDuring(audit, e.t, nextFaultAfter(e.t)));
-      // a fault that came while an earlier one still hurt counts from here what that one keeps doing: the card says so
-      // beside its facts, so "up to 2,048 ops stalled" on a slow link's card is not read as the slow link's own harm
-      const before = evidence.find((o) => o.supersededT !== null && o.t < e.t && o.supersededT === e.t && (o.opsHit > 0 || o.stalledPeak > 0 || o.failed > 0 || o.rejected > 0));
-      if (before === undefined) return card;
-      return { ...card, tookOver: `the ${describeFault(before)} at ${formatSeconds(before.t)}` };
+      // a fault that came while an earlier one still hurt: the card says so beside its facts, with the operations
+      // earlier faults hit that were still in flight (they stay theirs, so "2,048 ops hit" is not read as this fault's)
+      const before = evidence.find((o) => o.supersededT !== null && o.t < e.t && o.supersededT === e.t && (o.opsHit > 0 || o.stalledPeak > 0 || o.failed > 0 || o.rejected > 0 || o.carried.some((c) => c.inFlight > 0)));
+      const from = before ?? evidence.find((o) => o.id === e.carried[0]?.from);
+      if (from === undefined) return card;
+      const tookOver = faultAt(from);
+      return { ...card, tookOver, tookOverNote: tookOverNote(e, tookOver, evidence, ctx.nowMs) };
     })
     .reverse();
+}
+
+/**
+ * "Took over from the failover (crash) of node 1 at 4 s, still ongoing when this fault came. 2,048 ops still
+ * stalled from it (2,048 in flight when this fault came): …" — the operations earlier faults hit stay theirs
+ * (core/telemetry/faultEvidence's one rule); this says how many there were and what became of them.
+ */
+function tookOverNote(e: FaultEvidence, tookOver: string, evidence: readonly FaultEvidence[], nowMs: number): string {
+  const head = `Took over from ${tookOver}, still ongoing when this fault came`;
+  const rest = 'arrivals turned away and throughput lost count here from then on, whatever holds the pool';
+  if (e.carried.length === 0) return `${head}: the operations it hit stay on its card; ${rest}.`;
+  const open = e.settledT === null && e.supersededT === null;
+  const end = open ? nowMs : (e.supersededT ?? e.settledT ?? e.lastT);
+  // they started before this fault: from 1 s after it on, every one still in flight is stalled
+  const still = end - e.t >= STALL_THRESHOLD_MS ? 'stalled' : 'in flight';
+  const parts = e.carried.map((c) => {
+    const r = evidence.find((o) => o.id === c.from);
+    const name = r === undefined ? 'an earlier fault' : faultAt(r);
+    const failed = c.failed > 0 ? `, ${formatCount(c.failed)} failed since` : '';
+    return c.inFlight > 0
+      ? `${formatCount(c.inFlight)} ops still ${still} from ${name}${open ? '' : ' when this card closed'} (${formatCount(c.ops)} in flight when this fault came${failed})`
+      : `${formatCount(c.ops)} ops from ${name} were in flight when this fault came; all ${open ? 'have ended' : 'had ended when this card closed'}${failed !== '' ? ` (${formatCount(c.failed)} failed)` : ''}`;
+  });
+  return `${head}. ${parts.join('; ')}: they stay on the card of the fault that hit them, not counted here as hit, stalled or failed; ${rest}.`;
 }
 
 /** what the status line and the fault cards read from a dashboard store */

@@ -61,11 +61,7 @@ export function EvidenceCards() {
                 ✕
               </button>
             </header>
-            {folded || c.tookOver === undefined ? null : (
-              <p className="evidence-took">
-                Took over from {c.tookOver}, still ongoing when this fault came: from then on its stalls, retries and failures count on this card.
-              </p>
-            )}
+            {folded || c.tookOverNote === undefined ? null : <p className="evidence-took">{c.tookOverNote}</p>}
             {folded ? null : (
               <ul>
                 {c.facts.map((f) => (
