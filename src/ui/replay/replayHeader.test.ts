@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_CONFIG } from '../../core/client/config';
 import type { ClusterView } from '../../core/cluster/views';
 import type { RunIdentity } from '../export/caption';
-import { identityAtCursor, withSchedule } from './ReplayHeader';
+import { identityAtCursor } from './identityAtCursor';
+import { withSchedule } from './ReplayHeader';
 
 describe('the replay header', () => {
   it('names the scheduled changes by kind: a recording of Start / Pause / Start is not "configuration changes"', () => {
