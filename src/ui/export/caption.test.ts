@@ -30,6 +30,15 @@ describe('export caption', () => {
     ]);
   });
 
+  it("names the cluster at the cursor, and when, for an identity at a replay cursor", () => {
+    const head = (id: RunIdentity) => captionLines({ identity: id, what: 'Throughput panel', verdict: 'verdict', range: null, cursorMs: 7500 })[0];
+    // a run's own identity: its starting topology, no time
+    expect(head(identity)).toBe('Zaris Churn Lab — Throughput panel · refresh-storm · seed 1 · 3 nodes / 64 segments · preset refresh-storm');
+    expect(head({ ...identity, nodes: 4, topologyAtMs: 7500 })).toBe('Zaris Churn Lab — Throughput panel · refresh-storm · seed 1 · 4 nodes / 64 segments at 7.50 s · preset refresh-storm');
+    expect(head({ ...identity, nodesNotUp: '1 down', topologyAtMs: 7500 })).toBe('Zaris Churn Lab — Throughput panel · refresh-storm · seed 1 · 3 nodes (1 down) / 64 segments at 7.50 s · preset refresh-storm');
+    expect(head({ ...identity, nodes: 4, nodesNotUp: '1 down, 1 joining', topologyAtMs: 9000 })).toContain(' · 4 nodes (1 down, 1 joining) / 64 segments at 9.00 s · ');
+  });
+
   it('says what is unknown for an imported events file', () => {
     const lines = captionLines({ identity: { scenario: 'run.ndjson', seed: null, nodes: null, segments: null, client: null, source: 'events file' }, what: 'timeline', verdict: verdictText(null), range: null, cursorMs: null });
     expect(lines).toEqual([

@@ -1,8 +1,9 @@
 /**
  * The caption strip every export carries, so a picture in a design review
- * says what it shows: scenario, seed, cluster, client configuration, bug
- * toggles, invariant verdict and time range. Pure text; `drawCaption`
- * paints it with the timeline's Painter (canvas or SVG).
+ * says what it shows: scenario, seed, cluster (in Replay, as at the cursor:
+ * "4 nodes / 64 segments at 7.50 s"), client configuration, bug toggles,
+ * invariant verdict and time range. Pure text; `drawCaption` paints it with
+ * the timeline's Painter (canvas or SVG).
  */
 import { BUG_TOGGLES, type ClientConfig } from '../../core/client/config';
 import type { InvariantReport } from '../../core/sim/invariants';
@@ -17,6 +18,10 @@ export interface RunIdentity {
   readonly seed: number | null;
   readonly nodes: number | null;
   readonly segments: number | null;
+  /** the nodes not up, by status ("1 down", "1 down, 1 joining"), when the figures are a cursor's (Replay's identityAtCursor) */
+  readonly nodesNotUp?: string;
+  /** when `nodes` is the cluster's at a cursor, not the run's start: that time, ms since run start ("at 7.50 s") */
+  readonly topologyAtMs?: number;
   /** null: unknown (an imported events file) */
   readonly client: ClientConfig | null;
   /** where it came from: preset, file, live recording, events file */
@@ -38,6 +43,17 @@ export function pairTogglesText(a: ClientConfig | null, b: ClientConfig | null):
     return on.length === 0 ? 'none' : `ON ${on.join(', ')}`;
   };
   return `bug toggles: A ${side(a)} · B ${side(b)}`;
+}
+
+/** the nodes, with those not up ("3 nodes (1 down)"); '' when unknown */
+export function nodesText(id: Pick<RunIdentity, 'nodes' | 'nodesNotUp'>): string {
+  if (id.nodes === null) return '';
+  return `${id.nodes} nodes${id.nodesNotUp ? ` (${id.nodesNotUp})` : ''}`;
+}
+
+/** " at 7.50 s" when the identity's cluster is a cursor's, else '' */
+export function topologyAtText(id: Pick<RunIdentity, 'topologyAtMs'>): string {
+  return id.topologyAtMs === undefined ? '' : ` at ${(id.topologyAtMs / 1000).toFixed(2)} s`;
 }
 
 /** one line on the invariant checks: ok, explained by a toggle, or violated */
@@ -74,7 +90,7 @@ export interface CaptionInput {
 export function captionLines(c: CaptionInput): string[] {
   const id = c.identity;
   const seed = id.seed === null ? 'seed unknown' : `seed ${id.seed}`;
-  const cluster = id.nodes === null ? '' : ` · ${id.nodes} nodes / ${id.segments ?? '?'} segments`;
+  const cluster = id.nodes === null ? '' : ` · ${nodesText(id)} / ${id.segments ?? '?'} segments${topologyAtText(id)}`;
   const lines = [
     `Zaris Churn Lab — ${c.what} · ${id.scenario} · ${seed}${cluster} · ${id.source}`,
     id.client === null ? 'client configuration: unknown (imported events)' : `client: ${selectConfigSummary(id.client)}`,

@@ -6,8 +6,9 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import { ReplaySession } from '../bridge/replaySession';
-import { exportFileName, verdictText, type RunIdentity } from '../export/caption';
+import { exportFileName, verdictText } from '../export/caption';
 import { downloadText } from '../export/download';
 import { ExportButtons } from '../export/ExportButtons';
 import { PanelActionsContext, type PanelActions } from '../panels/chart/panelActions';
@@ -21,6 +22,7 @@ import { StoreProvider, usePublisher } from '../store/StoreContext';
 import { TimelinePanel } from '../timeline/TimelinePanel';
 import { encodeUrlState } from '../urlState';
 import { panelExports, runExports } from './exportActions';
+import { exportIdentity } from './captions';
 import { ReplayController } from './replayController';
 import { replayDomain } from './replayDomain';
 import { replayReport } from './replayReportPage';
@@ -40,9 +42,13 @@ export interface ReplayViewProps {
 }
 
 /** the timeline at the cursor: the one part that follows the cursor every frame */
-function ReplayTimeline({ ctl, store, identity, onSvgSource }: { ctl: ReplayController; store: DashboardStore; identity: RunIdentity; onSvgSource: (svg: () => string) => void }) {
+function ReplayTimeline({ ctl, store, onSvgSource }: { ctl: ReplayController; store: DashboardStore; onSvgSource: (svg: () => string) => void }) {
   const cursorMs = useStore(ctl.ui, (s) => s.status.cursorMs);
   const verdict = verdictText(useStore(store, (s) => s.snapshot.invariants));
+  // the caption's cluster: as in the frame the panels show, by the header's rule
+  const { run, frameCursorMs } = useStore(ctl.ui, useShallow((s) => ({ run: s.run, frameCursorMs: s.frameCursorMs })));
+  const cluster = useStore(store, (s) => s.cluster);
+  const identity = useMemo(() => exportIdentity({ run, frameCursorMs }, { cluster }), [run, frameCursorMs, cluster]);
   const onSeek = useCallback((t: number) => void ctl.seek(t), [ctl]);
   return <TimelinePanel feed={ctl.feed} identity={identity} verdict={verdict} cursorMs={cursorMs} onSeek={onSeek} defaultMode="op" defaultFilter="retried" testId="timeline" onSvgSource={onSvgSource} />;
 }
@@ -233,7 +239,7 @@ export default function ReplayView({ app, store }: ReplayViewProps) {
         <ReplayStory ctl={ctl} />
         <main className="replay-main">
           {run ? (
-            <ReplayTimeline ctl={ctl} store={store} identity={run.identity} onSvgSource={onTimelineSvg} />
+            <ReplayTimeline ctl={ctl} store={store} onSvgSource={onTimelineSvg} />
           ) : null}
           <PanelActionsContext.Provider value={panelActions}>
             <div className="grid">

@@ -1,13 +1,15 @@
 /**
  * The replay's exports: run files (NDJSON events, Perfetto trace, scenario
- * JSON) and the per-panel PNG / SVG with the caption strip.
+ * JSON) and the per-panel PNG / SVG with the caption strip (the cluster as at
+ * the cursor).
  */
 import { toScenarioInput } from '../../core/sim/scenario';
-import { captionLines, exportFileName, verdictText } from '../export/caption';
+import { exportFileName } from '../export/caption';
 import { downloadText } from '../export/download';
 import type { ExportAction } from '../export/ExportButtons';
 import { panelExportActions } from '../export/panelExport';
 import type { DashboardStore } from '../store/dashboardStore';
+import { panelCaption } from './captions';
 import type { ReplayController } from './replayController';
 
 /** NDJSON, Perfetto trace and (for scenario runs) the scenario file */
@@ -40,16 +42,6 @@ export function runExports(ctl: ReplayController): ExportAction[] {
 
 /** PNG / SVG of one panel, captioned with the run, verdict and the charts' time range */
 export function panelExports(ctl: ReplayController, store: DashboardStore, title: string, element: () => HTMLElement | null, domainSec: () => readonly [number, number]): ExportAction[] {
-  const caption = () => {
-    const run = ctl.ui.getState().run;
-    const [a, b] = domainSec();
-    return captionLines({
-      identity: run?.identity ?? { scenario: 'replay', seed: null, nodes: null, segments: null, client: null, source: '' },
-      what: `${title} panel`,
-      verdict: verdictText(store.getState().snapshot.invariants),
-      range: { t0: a * 1000, t1: b * 1000 },
-      cursorMs: ctl.ui.getState().status.cursorMs,
-    });
-  };
+  const caption = () => panelCaption(ctl.ui.getState(), store.getState(), title, domainSec());
   return panelExportActions(title, element, caption, () => ctl.ui.getState().run?.identity ?? { scenario: 'replay', seed: null });
 }

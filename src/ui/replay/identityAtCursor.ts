@@ -1,18 +1,37 @@
 /**
- * The run's identity as at the replay cursor: what the header names (and,
- * from it, what the exports' captions say of the cluster). Pure.
+ * The run's identity as at the replay cursor: what the header names, and
+ * what the exports' captions (`captions.ts`: panels, timeline, review
+ * report) say of the cluster. Pure.
  */
 import type { ClientConfig } from '../../core/client/config';
+import type { NodeStatus } from '../../core/cluster/controlState';
 import type { ClusterView } from '../../core/cluster/views';
 import type { RunIdentity } from '../export/caption';
 
+/** the statuses a node that is not up can have, in the order a caption names them */
+const NOT_UP: readonly Exclude<NodeStatus, 'up'>[] = ['down', 'hung', 'joining', 'recovering'];
+
+/** the view's nodes that are not up, by status ("1 down", "1 down, 1 joining"); '' when all are up */
+export function nodesNotUpText(cluster: ClusterView): string {
+  return NOT_UP.map((status) => [status, cluster.nodes.filter((n) => n.status === status).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+}
+
 /**
  * The identity as at the cursor, as the panels beside it: the cluster's node count from the cluster view of the
- * frame (a node that joined by then counts; a down one still does, as in the Live header), and for a run with a
- * schedule the settings in effect (the store follows them; `client` null: the run's own). A run whose cluster is
- * unknown (an events file) or a frame without a cluster view keeps the identity's.
+ * frame (a node that joined by then counts; a down one still does, as in the Live header, and is named in
+ * `nodesNotUp`), and for a run with a schedule the settings in effect (the store follows them; `client` null: the
+ * run's own). `atMs`, the frame's time, is recorded as `topologyAtMs` when the figures come from that view (the
+ * captions say "at 7.50 s"). A run whose cluster is unknown (an events file) or a frame without a cluster view keeps
+ * the identity's.
  */
-export function identityAtCursor(identity: RunIdentity, client: ClientConfig | null, cluster: ClusterView | null): RunIdentity {
-  const nodes = identity.nodes !== null && cluster !== null && cluster.nodes.length > 0 ? cluster.nodes.length : identity.nodes;
-  return nodes === identity.nodes && client === null ? identity : { ...identity, nodes, ...(client !== null ? { client } : {}) };
+export function identityAtCursor(identity: RunIdentity, client: ClientConfig | null, cluster: ClusterView | null, atMs: number | null = null): RunIdentity {
+  const view = identity.nodes !== null && cluster !== null && cluster.nodes.length > 0 ? cluster : null;
+  const nodes = view !== null ? view.nodes.length : identity.nodes;
+  const notUp = view !== null ? nodesNotUpText(view) : '';
+  const at = view !== null ? atMs : null;
+  if (nodes === identity.nodes && client === null && notUp === '' && at === null) return identity;
+  return { ...identity, nodes, ...(client !== null ? { client } : {}), ...(notUp !== '' ? { nodesNotUp: notUp } : {}), ...(at !== null ? { topologyAtMs: at } : {}) };
 }

@@ -16,13 +16,18 @@ describe('the replay header', () => {
     const id: RunIdentity = { scenario: 'scale-out', seed: 1, nodes: 3, segments: 64, client: DEFAULT_CLIENT_CONFIG, source: 'preset scale-out' };
     const view = (statuses: readonly ('up' | 'down' | 'joining')[]): ClusterView => ({ t: 7200, epoch: 2, nodes: statuses.map((status, i) => ({ id: i, status, declaredDead: false })), owners: [], phases: [], replicas: [] });
     expect(identityAtCursor(id, null, view(['up', 'up', 'up', 'up']))).toEqual({ ...id, nodes: 4 });
-    // a down node is still one of the cluster's, as in the Live header
-    expect(identityAtCursor(id, null, view(['up', 'down', 'up']))).toBe(id);
+    // a down node is still one of the cluster's, as in the Live header (and named as not up, for the exports)
+    expect(identityAtCursor(id, null, view(['up', 'down', 'up']))).toEqual({ ...id, nodesNotUp: '1 down' });
+    expect(identityAtCursor(id, null, view(['up', 'down', 'up', 'joining']), 9000)).toEqual({ ...id, nodes: 4, nodesNotUp: '1 down, 1 joining', topologyAtMs: 9000 });
+    // the frame's time is recorded only when the figures are the view's
+    expect(identityAtCursor(id, null, view(['up', 'up', 'up']), 2000)).toEqual({ ...id, topologyAtMs: 2000 });
+    expect(identityAtCursor(id, null, null, 2000)).toBe(id);
     // no cluster view at the frame, or an empty one (an events file lacking its topology): the run's own
     expect(identityAtCursor(id, null, null)).toBe(id);
     expect(identityAtCursor(id, null, view([]))).toBe(id);
     const file: RunIdentity = { ...id, nodes: null, segments: null, client: null, source: 'events file' };
     expect(identityAtCursor(file, null, view(['up', 'up']))).toBe(file);
+    expect(identityAtCursor(file, null, view(['up', 'down']), 2000)).toBe(file);
     // a schedule's settings at the cursor
     const later = { ...DEFAULT_CLIENT_CONFIG, maxAttempts: 5 };
     expect(identityAtCursor(id, later, view(['up', 'up', 'up', 'up']))).toEqual({ ...id, nodes: 4, client: later });

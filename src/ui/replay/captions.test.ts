@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../core/sim/scenario';
+import { shortenedPreset } from '../../core/sim/testkit/presetInputs';
+import { captionLines } from '../export/caption';
+import { createDashboardStore } from '../store/dashboardStore';
+import { exportIdentity, panelCaption } from './captions';
+import { ReplayController, SETTLE_MS } from './replayController';
+import { inProcessSession, manualTime } from './testkit';
+
+/** a preset run recorded by the replay controller (4 s: scale-out's node joins at 1.33 s, failover's node 1 crashes at 1.25 s) */
+async function replayOf(preset: string) {
+  const store = createDashboardStore();
+  let clock = 0;
+  const ctl = new ReplayController(store, (l) => inProcessSession(l, manualTime()), () => clock);
+  await ctl.loadScenario(loadScenario(shortenedPreset(preset, 4000, 0.2), preset), `preset ${preset}`, preset, 0);
+  const at = async (t: number) => {
+    clock += SETTLE_MS + 1;
+    await ctl.seek(t);
+    ctl.flushFrame();
+    const ui = ctl.ui.getState();
+    const st = store.getState();
+    return {
+      panel: panelCaption(ui, st, 'Throughput', [0, 4])[0],
+      // the timeline's caption takes the same identity (ReplayView's ReplayTimeline)
+      timeline: captionLines({ identity: exportIdentity(ui, st), what: 'timeline', verdict: '', range: null, cursorMs: ui.status.cursorMs })[0],
+      header: st.cluster?.nodes.length,
+    };
+  };
+  return { ctl, at };
+}
+
+describe("the Replay exports' captions name the cluster at the cursor", () => {
+  it('scale-out: 3 nodes before the fourth joins, 4 after it (not the 3 the run started with)', async () => {
+    const { ctl, at } = await replayOf('scale-out');
+    const before = await at(1000);
+    expect(before.panel).toBe('Zaris Churn Lab — Throughput panel · scale-out · seed 1 · 3 nodes / 64 segments at 1.00 s · preset scale-out');
+    expect(before.timeline).toContain(' · 3 nodes / 64 segments at 1.00 s · ');
+    const joining = await at(1400);
+    expect(joining.panel).toContain(' · 4 nodes (1 joining) / 64 segments at 1.40 s · ');
+    const after = await at(3000);
+    expect(after.header).toBe(4);
+    expect(after.panel).toBe('Zaris Churn Lab — Throughput panel · scale-out · seed 1 · 4 nodes / 64 segments at 3.00 s · preset scale-out');
+    expect(after.timeline).toContain(' · 4 nodes / 64 segments at 3.00 s · ');
+    // scrubbed back before the scale-out: the starting topology again
+    expect((await at(1200)).panel).toContain(' · 3 nodes / 64 segments at 1.20 s · ');
+    ctl.dispose();
+  });
+
+  it('failover: all 3 up before the crash, node 1 down after it', async () => {
+    const { ctl, at } = await replayOf('failover');
+    const before = await at(1000);
+    expect(before.panel).toContain(' · 3 nodes / 64 segments at 1.00 s · ');
+    expect(before.timeline).toContain(' · 3 nodes / 64 segments at 1.00 s · ');
+    const after = await at(3000);
+    expect(after.panel).toBe('Zaris Churn Lab — Throughput panel · failover · seed 1 · 3 nodes (1 down) / 64 segments at 3.00 s · preset failover');
+    expect(after.timeline).toContain(' · 3 nodes (1 down) / 64 segments at 3.00 s · ');
+    expect((await at(1200)).panel).toContain(' · 3 nodes / 64 segments at 1.20 s · ');
+    ctl.dispose();
+  });
+
+  it('before any frame, the run\'s own figures, without a time', () => {
+    const base = createDashboardStore().getState();
+    const run = { identity: { scenario: 's', seed: 1, nodes: 3, segments: 64, client: null, source: 'x' }, scenario: null, presetId: null, kind: 'scenario' as const };
+    expect(exportIdentity({ run, frameCursorMs: null }, base)).toBe(run.identity);
+    expect(exportIdentity({ run: null, frameCursorMs: null }, base).nodes).toBeNull();
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * What the Replay exports' captions say of the run (pure): its identity with
+ * the cluster as in the frame the panels show, by the header's rule
+ * (`identityAtCursor`), "at" the frame's time — for the panels' PNG / SVG
+ * and the timeline's.
+ */
+import { captionLines, verdictText, type RunIdentity } from '../export/caption';
+import type { DashboardState } from '../store/dashboardStore';
+import { identityAtCursor } from './identityAtCursor';
+import type { ReplayUiState } from './replayController';
+
+/** an identity for exports before anything is loaded */
+const NOTHING: RunIdentity = { scenario: 'replay', seed: null, nodes: null, segments: null, client: null, source: '' };
+
+/**
+ * The identity the Replay exports' captions name: the run's, with its cluster as in the frame the panels show
+ * (the store's cluster view, at `frameCursorMs`), by the header's rule. The client stays the run's own.
+ */
+export function exportIdentity(ui: Pick<ReplayUiState, 'run' | 'frameCursorMs'>, dashboard: Pick<DashboardState, 'cluster'>): RunIdentity {
+  if (ui.run === null) return NOTHING;
+  return identityAtCursor(ui.run.identity, null, ui.frameCursorMs === null ? null : dashboard.cluster, ui.frameCursorMs);
+}
+
+/**
+ * The caption of one panel's picture: the run, its cluster as in the frame the panels show ("4 nodes / 64 segments
+ * at 7.50 s", by the header's rule), the verdict and the charts' time range. `domainSec`: the charts' x range.
+ */
+export function panelCaption(ui: ReplayUiState, dashboard: DashboardState, title: string, domainSec: readonly [number, number]): string[] {
+  const [a, b] = domainSec;
+  return captionLines({
+    identity: exportIdentity(ui, dashboard),
+    what: `${title} panel`,
+    verdict: verdictText(dashboard.snapshot.invariants),
+    range: { t0: a * 1000, t1: b * 1000 },
+    cursorMs: ui.status.cursorMs,
+  });
+}
