@@ -16,6 +16,7 @@ import type { InvariantComparison, InvariantVerdict } from '../../core/replay/co
 import type { Scenario } from '../../core/sim/scenario';
 import { selectConfigSummary } from '../store/selectors';
 import type { DeltaSection } from '../compare/deltaRows';
+import { nodesText, topologyAtText, type RunIdentity } from './caption';
 import { cleanSvgMarkup, escapeXml as esc } from './svgDoc';
 
 export interface ReportChart {
@@ -89,9 +90,14 @@ figcaption { color: #94a3b8; margin-bottom: 6px; }
 code { font-family: 'JetBrains Mono', ui-monospace, Menlo, monospace; font-size: 12px; word-break: break-all; }
 `;
 
-/** the cluster line of a scenario's identity */
-export function clusterLine(s: Scenario): string {
-  return `${s.cluster.nodes} nodes · ${s.cluster.segments} segments · ${s.cluster.replicas} replica(s) · ${(s.durationMs / 1000).toFixed(1)} s`;
+/**
+ * The cluster line of a scenario's identity. `atCursor`: the run's identity at a cursor (Replay's
+ * identityAtCursor); when its nodes are the cluster's at that time, the line names them first, then the start's
+ * ("4 nodes at 7.50 s, 3 at the start · 64 segments · …").
+ */
+export function clusterLine(s: Scenario, atCursor?: RunIdentity): string {
+  const nodes = atCursor?.topologyAtMs === undefined ? `${s.cluster.nodes} nodes` : `${nodesText(atCursor)}${topologyAtText(atCursor)}, ${s.cluster.nodes} at the start`;
+  return `${nodes} · ${s.cluster.segments} segments · ${s.cluster.replicas} replica(s) · ${(s.durationMs / 1000).toFixed(1)} s`;
 }
 
 const togglesOf = (c: ClientConfig | null): string => {

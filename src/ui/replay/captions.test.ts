@@ -5,6 +5,7 @@ import { captionLines } from '../export/caption';
 import { createDashboardStore } from '../store/dashboardStore';
 import { exportIdentity, panelCaption } from './captions';
 import { ReplayController, SETTLE_MS } from './replayController';
+import { replayReportInput } from './replayReport';
 import { inProcessSession, manualTime } from './testkit';
 
 /** a preset run recorded by the replay controller (4 s: scale-out's node joins at 1.33 s, failover's node 1 crashes at 1.25 s) */
@@ -23,6 +24,7 @@ async function replayOf(preset: string) {
       panel: panelCaption(ui, st, 'Throughput', [0, 4])[0],
       // the timeline's caption takes the same identity (ReplayView's ReplayTimeline)
       timeline: captionLines({ identity: exportIdentity(ui, st), what: 'timeline', verdict: '', range: null, cursorMs: ui.status.cursorMs })[0],
+      report: replayReportInput(ui, st, [], null).cluster,
       header: st.cluster?.nodes.length,
     };
   };
@@ -35,12 +37,14 @@ describe("the Replay exports' captions name the cluster at the cursor", () => {
     const before = await at(1000);
     expect(before.panel).toBe('Zaris Churn Lab — Throughput panel · scale-out · seed 1 · 3 nodes / 64 segments at 1.00 s · preset scale-out');
     expect(before.timeline).toContain(' · 3 nodes / 64 segments at 1.00 s · ');
+    expect(before.report).toBe('3 nodes at 1.00 s, 3 at the start · 64 segments · 1 replica(s) · 4.0 s');
     const joining = await at(1400);
     expect(joining.panel).toContain(' · 4 nodes (1 joining) / 64 segments at 1.40 s · ');
     const after = await at(3000);
     expect(after.header).toBe(4);
     expect(after.panel).toBe('Zaris Churn Lab — Throughput panel · scale-out · seed 1 · 4 nodes / 64 segments at 3.00 s · preset scale-out');
     expect(after.timeline).toContain(' · 4 nodes / 64 segments at 3.00 s · ');
+    expect(after.report).toBe('4 nodes at 3.00 s, 3 at the start · 64 segments · 1 replica(s) · 4.0 s');
     // scrubbed back before the scale-out: the starting topology again
     expect((await at(1200)).panel).toContain(' · 3 nodes / 64 segments at 1.20 s · ');
     ctl.dispose();
@@ -54,6 +58,7 @@ describe("the Replay exports' captions name the cluster at the cursor", () => {
     const after = await at(3000);
     expect(after.panel).toBe('Zaris Churn Lab — Throughput panel · failover · seed 1 · 3 nodes (1 down) / 64 segments at 3.00 s · preset failover');
     expect(after.timeline).toContain(' · 3 nodes (1 down) / 64 segments at 3.00 s · ');
+    expect(after.report).toBe('3 nodes (1 down) at 3.00 s, 3 at the start · 64 segments · 1 replica(s) · 4.0 s');
     expect((await at(1200)).panel).toContain(' · 3 nodes / 64 segments at 1.20 s · ');
     ctl.dispose();
   });

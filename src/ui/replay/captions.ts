@@ -1,8 +1,8 @@
 /**
  * What the Replay exports' captions say of the run (pure): its identity with
  * the cluster as in the frame the panels show, by the header's rule
- * (`identityAtCursor`), "at" the frame's time — for the panels' PNG / SVG
- * and the timeline's.
+ * (`identityAtCursor`), "at" the frame's time — for the panels' PNG / SVG,
+ * the timeline's and the review report's cluster line.
  */
 import { captionLines, verdictText, type RunIdentity } from '../export/caption';
 import type { DashboardState } from '../store/dashboardStore';

@@ -15,6 +15,7 @@ import type { DashboardState } from '../store/dashboardStore';
 import { selectInvariantRows } from '../store/logSelectors';
 import { selectWorkloadSummary } from '../store/selectors';
 import type { ReplayUiState } from './replayController';
+import { exportIdentity } from './captions';
 import { cursorVerdict, runVerdict } from './verdicts';
 import { evidenceCardsOf, sessionLineOf } from '../store/serviceSelectors';
 
@@ -42,7 +43,8 @@ export function replayReportInput(ui: ReplayUiState, store: DashboardState, char
     title: `${id.scenario}${seed} · replay review at ${(cursorMs / 1000).toFixed(2)} s`,
     scenario: id.scenario,
     seed: id.seed,
-    cluster: run.scenario ? clusterLine(run.scenario) : `${id.nodes ?? '?'} nodes · ${id.segments ?? '?'} segments (from the file's events)`,
+    // the cluster as in the frame the panels show (the header's rule), then the run's start
+    cluster: run.scenario ? clusterLine(run.scenario, exportIdentity(ui, store)) : `${id.nodes ?? '?'} nodes · ${id.segments ?? '?'} segments (from the file's events)`,
     source: id.source,
     workload: run.scenario ? selectWorkloadSummary(run.scenario.workload) : 'unknown (imported events)',
     link,
