@@ -30,13 +30,16 @@ describe('export caption', () => {
     ]);
   });
 
-  it("names the cluster at the cursor, and when, for an identity at a replay cursor", () => {
-    const head = (id: RunIdentity) => captionLines({ identity: id, what: 'Throughput panel', verdict: 'verdict', range: null, cursorMs: 7500 })[0];
-    // a run's own identity: its starting topology, no time
-    expect(head(identity)).toBe('Zaris Churn Lab — Throughput panel · refresh-storm · seed 1 · 3 nodes / 64 segments · preset refresh-storm');
-    expect(head({ ...identity, nodes: 4, topologyAtMs: 7500 })).toBe('Zaris Churn Lab — Throughput panel · refresh-storm · seed 1 · 4 nodes / 64 segments at 7.50 s · preset refresh-storm');
-    expect(head({ ...identity, nodesNotUp: '1 down', topologyAtMs: 7500 })).toBe('Zaris Churn Lab — Throughput panel · refresh-storm · seed 1 · 3 nodes (1 down) / 64 segments at 7.50 s · preset refresh-storm');
-    expect(head({ ...identity, nodes: 4, nodesNotUp: '1 down, 1 joining', topologyAtMs: 9000 })).toContain(' · 4 nodes (1 down, 1 joining) / 64 segments at 9.00 s · ');
+  it("names the cluster at the cursor, and when, on a line of its own, for an identity at a replay cursor", () => {
+    const head = (id: RunIdentity) => captionLines({ identity: id, what: 'Throughput panel', verdict: 'verdict', range: null, cursorMs: 7500 }).slice(0, 3);
+    // a run's own identity: its starting topology in the headline, no time
+    expect(head(identity)).toEqual(['Zaris Churn Lab — Throughput panel · refresh-storm · seed 1 · 3 nodes / 64 segments · preset refresh-storm', expect.stringMatching(/^client: /), 'bug toggles ON: deadlineReplacesAttempts']);
+    const at = (id: RunIdentity) => head(id).slice(0, 2);
+    expect(at({ ...identity, nodes: 4, topologyAtMs: 7500 })).toEqual(['Zaris Churn Lab — Throughput panel · refresh-storm · seed 1 · preset refresh-storm', 'cluster at 7.50 s: 4 nodes / 64 segments']);
+    expect(at({ ...identity, nodesNotUp: '1 down', topologyAtMs: 7500 })[1]).toBe('cluster at 7.50 s: 3 nodes (1 down) / 64 segments');
+    expect(at({ ...identity, nodes: 4, nodesNotUp: '1 down, 1 joining', topologyAtMs: 9000 })[1]).toBe('cluster at 9.00 s: 4 nodes (1 down, 1 joining) / 64 segments');
+    // the caption grows by that line: the export's height follows the line count
+    expect(captionLines({ identity: { ...identity, topologyAtMs: 0 }, what: 'x', verdict: 'v', range: null, cursorMs: null })).toHaveLength(5);
   });
 
   it('says what is unknown for an imported events file', () => {

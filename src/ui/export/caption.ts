@@ -1,8 +1,8 @@
 /**
  * The caption strip every export carries, so a picture in a design review
- * says what it shows: scenario, seed, cluster (in Replay, as at the cursor:
- * "4 nodes / 64 segments at 7.50 s"), client configuration, bug toggles,
- * invariant verdict and time range. Pure text; `drawCaption` paints it with
+ * says what it shows: scenario, seed, cluster (in Replay, as at the cursor,
+ * on a line of its own: "cluster at 7.50 s: 4 nodes / 64 segments"), client
+ * configuration, bug toggles, invariant verdict and time range. Pure text; `drawCaption` paints it with
  * the timeline's Painter (canvas or SVG).
  */
 import { BUG_TOGGLES, type ClientConfig } from '../../core/client/config';
@@ -90,9 +90,13 @@ export interface CaptionInput {
 export function captionLines(c: CaptionInput): string[] {
   const id = c.identity;
   const seed = id.seed === null ? 'seed unknown' : `seed ${id.seed}`;
-  const cluster = id.nodes === null ? '' : ` · ${nodesText(id)} / ${id.segments ?? '?'} segments${topologyAtText(id)}`;
+  const clusterText = `${nodesText(id)} / ${id.segments ?? '?'} segments`;
+  // a cursor's cluster gets a line of its own: at the headline's end, a half-width panel's picture cuts it off
+  const atCursor = id.nodes !== null && id.topologyAtMs !== undefined;
+  const cluster = id.nodes === null || atCursor ? '' : ` · ${clusterText}`;
   const lines = [
     `Zaris Churn Lab — ${c.what} · ${id.scenario} · ${seed}${cluster} · ${id.source}`,
+    ...(atCursor ? [`cluster${topologyAtText(id)}: ${clusterText}`] : []),
     id.client === null ? 'client configuration: unknown (imported events)' : `client: ${selectConfigSummary(id.client)}`,
     c.toggles ?? togglesText(id.client),
     c.verdict,

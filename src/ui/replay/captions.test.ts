@@ -21,9 +21,10 @@ async function replayOf(preset: string) {
     const ui = ctl.ui.getState();
     const st = store.getState();
     return {
-      panel: panelCaption(ui, st, 'Throughput', [0, 4])[0],
+      head: panelCaption(ui, st, 'Throughput', [0, 4])[0],
+      panel: panelCaption(ui, st, 'Throughput', [0, 4])[1],
       // the timeline's caption takes the same identity (ReplayView's ReplayTimeline)
-      timeline: captionLines({ identity: exportIdentity(ui, st), what: 'timeline', verdict: '', range: null, cursorMs: ui.status.cursorMs })[0],
+      timeline: captionLines({ identity: exportIdentity(ui, st), what: 'timeline', verdict: '', range: null, cursorMs: ui.status.cursorMs })[1],
       report: replayReportInput(ui, st, [], null).cluster,
       header: st.cluster?.nodes.length,
     };
@@ -35,31 +36,33 @@ describe("the Replay exports' captions name the cluster at the cursor", () => {
   it('scale-out: 3 nodes before the fourth joins, 4 after it (not the 3 the run started with)', async () => {
     const { ctl, at } = await replayOf('scale-out');
     const before = await at(1000);
-    expect(before.panel).toBe('Zaris Churn Lab — Throughput panel · scale-out · seed 1 · 3 nodes / 64 segments at 1.00 s · preset scale-out');
-    expect(before.timeline).toContain(' · 3 nodes / 64 segments at 1.00 s · ');
+    expect(before.head).toBe('Zaris Churn Lab — Throughput panel · scale-out · seed 1 · preset scale-out');
+    expect(before.panel).toBe('cluster at 1.00 s: 3 nodes / 64 segments');
+    expect(before.timeline).toBe('cluster at 1.00 s: 3 nodes / 64 segments');
     expect(before.report).toBe('3 nodes at 1.00 s, 3 at the start · 64 segments · 1 replica(s) · 4.0 s');
     const joining = await at(1400);
-    expect(joining.panel).toContain(' · 4 nodes (1 joining) / 64 segments at 1.40 s · ');
+    expect(joining.panel).toBe('cluster at 1.40 s: 4 nodes (1 joining) / 64 segments');
     const after = await at(3000);
     expect(after.header).toBe(4);
-    expect(after.panel).toBe('Zaris Churn Lab — Throughput panel · scale-out · seed 1 · 4 nodes / 64 segments at 3.00 s · preset scale-out');
-    expect(after.timeline).toContain(' · 4 nodes / 64 segments at 3.00 s · ');
+    expect(after.panel).toBe('cluster at 3.00 s: 4 nodes / 64 segments');
+    expect(after.timeline).toBe('cluster at 3.00 s: 4 nodes / 64 segments');
     expect(after.report).toBe('4 nodes at 3.00 s, 3 at the start · 64 segments · 1 replica(s) · 4.0 s');
     // scrubbed back before the scale-out: the starting topology again
-    expect((await at(1200)).panel).toContain(' · 3 nodes / 64 segments at 1.20 s · ');
+    expect((await at(1200)).panel).toBe('cluster at 1.20 s: 3 nodes / 64 segments');
     ctl.dispose();
   });
 
   it('failover: all 3 up before the crash, node 1 down after it', async () => {
     const { ctl, at } = await replayOf('failover');
     const before = await at(1000);
-    expect(before.panel).toContain(' · 3 nodes / 64 segments at 1.00 s · ');
-    expect(before.timeline).toContain(' · 3 nodes / 64 segments at 1.00 s · ');
+    expect(before.panel).toBe('cluster at 1.00 s: 3 nodes / 64 segments');
+    expect(before.timeline).toBe('cluster at 1.00 s: 3 nodes / 64 segments');
     const after = await at(3000);
-    expect(after.panel).toBe('Zaris Churn Lab — Throughput panel · failover · seed 1 · 3 nodes (1 down) / 64 segments at 3.00 s · preset failover');
-    expect(after.timeline).toContain(' · 3 nodes (1 down) / 64 segments at 3.00 s · ');
+    expect(after.head).toBe('Zaris Churn Lab — Throughput panel · failover · seed 1 · preset failover');
+    expect(after.panel).toBe('cluster at 3.00 s: 3 nodes (1 down) / 64 segments');
+    expect(after.timeline).toBe('cluster at 3.00 s: 3 nodes (1 down) / 64 segments');
     expect(after.report).toBe('3 nodes (1 down) at 3.00 s, 3 at the start · 64 segments · 1 replica(s) · 4.0 s');
-    expect((await at(1200)).panel).toContain(' · 3 nodes / 64 segments at 1.20 s · ');
+    expect((await at(1200)).panel).toBe('cluster at 1.20 s: 3 nodes / 64 segments');
     ctl.dispose();
   });
 

@@ -22,8 +22,8 @@ export function exportIdentity(ui: Pick<ReplayUiState, 'run' | 'frameCursorMs'>,
 }
 
 /**
- * The caption of one panel's picture: the run, its cluster as in the frame the panels show ("4 nodes / 64 segments
- * at 7.50 s", by the header's rule), the verdict and the charts' time range. `domainSec`: the charts' x range.
+ * The caption of one panel's picture: the run, its cluster as in the frame the panels show ("cluster at 7.50 s:
+ * 4 nodes / 64 segments", by the header's rule), the verdict and the charts' time range. `domainSec`: the charts' x range.
  */
 export function panelCaption(ui: ReplayUiState, dashboard: DashboardState, title: string, domainSec: readonly [number, number]): string[] {
   const [a, b] = domainSec;
