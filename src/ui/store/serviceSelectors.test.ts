@@ -155,6 +155,23 @@ describe('what you are seeing', () => {
     expect(selectEvidenceCards([failover, ended], [], { poolSize: 2048, nowMs: 12_000 })[0]?.tookOverNote).toContain('. 2,048 ops from the failover (crash) of node 1 at 4 s were in flight when this fault came; all had ended when this card closed (48 failed): ');
   });
 
+  it("the status line splits the stalled gauge as the cards do: an earlier fault's stalled operations are named as its own", () => {
+    const failover = evidence({ id: 1, t: 4_000, supersededT: 6_500, opsHit: 2_048, stalledPeak: 2_048 });
+    const scaleOut = evidence({ id: 2, action: 'scaleOut', node: 3, t: 6_500, opsHit: 40, retries: 40, refreshRequests: 40, carried: [{ from: 1, ops: 2_048, inFlight: 98, failed: 0 }] });
+    const degraded = (stalled: number) => headline({ servedPerSec: 3000, stalled, inFlight: 300, service: { verdict: 'degraded', share: 0.7 } });
+    const all = selectSessionState({ ...base, evidence: [failover, scaleOut], headline: degraded(98) });
+    expect(all.state).toBe('fault');
+    expect(all.text).toContain('; 98 ops stalled > 1 s (all from the failover (crash) of node 1 at 4 s).');
+    const some = selectSessionState({ ...base, evidence: [failover, scaleOut], headline: degraded(120) });
+    expect(some.text).toContain('; 120 ops stalled > 1 s (98 of them from the failover (crash) of node 1 at 4 s).');
+    // none carried: the plain count, as before
+    expect(selectSessionState({ ...base, evidence: [evidence()], headline: degraded(12) }).text).toContain('; 12 ops stalled > 1 s.');
+    // not serving: the pool's share, split the same way
+    const held = headline({ servedPerSec: 0, rejectedPerSec: 5000, stalled: 2_048, inFlight: 2_048, service: { verdict: 'notServing', share: 0 } });
+    const storm = selectSessionState({ ...base, evidence: [failover, { ...scaleOut, carried: [{ from: 1, ops: 2_048, inFlight: 2_000, failed: 0 }] }], headline: held });
+    expect(storm.text).toContain('2,048 operations stalled > 1 s (2,000 of them from the failover (crash) of node 1 at 4 s) hold 100 % of the request pool (2,048 slots)');
+  });
+
   it('turn-aways of the last second with room in the pool now: no "0 operations stalled hold 0 %" (review of 2026-12-02)', () => {
     const line = selectSessionState({ ...base, evidence: [evidence()], headline: headline({ servedPerSec: 300, rejectedPerSec: 1600, stalled: 0, inFlight: 203, service: { verdict: 'notServing', share: 0.16 } }) });
     expect(line.label).toBe('not serving — pool was full');

@@ -96,6 +96,21 @@ export function throughputDrop(open: FaultEvidence | null, servedPerSec: number)
   return `throughput ${formatRate(servedPerSec)} ops/s, ${pct(servedPerSec / base)} of the ${formatRate(base)} ops/s before the fault`;
 }
 
+/**
+ * "98 ops stalled > 1 s (all from the failover (crash) of node 1 at 2 s)": the status line splits the
+ * stalled gauge as the fault cards do ({@link ownStalled}), so a later fault is not read as stalling
+ * the operations an earlier one hit (they stay on that fault's card).
+ */
+function stalledPhrase(open: FaultEvidence | null, stalled: number, evidence: readonly FaultEvidence[], noun: string): string {
+  const head = `${formatCount(stalled)} ${noun} stalled > ${formatSeconds(STALL_THRESHOLD_MS)}`;
+  if (open === null) return head;
+  const carried = stalled - ownStalled(open, stalled);
+  if (carried <= 0) return head;
+  const from = open.carried.filter((c) => c.inFlight > 0).map((c) => evidence.find((o) => o.id === c.from));
+  const name = from.length === 1 && from[0] !== undefined ? faultAt(from[0]) : 'earlier faults';
+  return `${head} (${carried >= stalled ? 'all' : `${formatCount(carried)} of them`} from ${name})`;
+}
+
 /** the session state and the one line under the header that says what the screen shows (Live), or what the run shows at the cursor (Replay) */
 export function selectSessionState(x: SessionStateInput): SessionStateLine {
   const line = liveSessionState(x);
@@ -138,7 +153,7 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
     const why = [
       // the share is the stalled ops' own (the in-flight tile shows the whole pool's fill next to it)
       h.stalled > 0
-        ? `${formatCount(h.stalled)} operations stalled > ${formatSeconds(STALL_THRESHOLD_MS)} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.stalled / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`
+        ? `${stalledPhrase(open, h.stalled, x.evidence, 'operations')} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.stalled / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`
         : null,
       h.rejectedPerSec > 0
         ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away (request pool full)${!starved && roomNow ? `; the pool has room again now (${formatCount(h.inFlight)} of ${formatCount(x.poolSize)} in flight)` : ''}`
@@ -169,7 +184,7 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
   const retryingPastBudget = open !== null && (x.overBudgetInFlight ?? 0) > 0;
   if (h.service.verdict !== 'healthy' || retryingPastBudget) {
     const what = open !== null ? `${describeFault(open)},${since}` : 'no fault injected';
-    const parts = [throughputDrop(open, h.servedPerSec), h.failedPerSec > 0 ? `${formatRate(h.failedPerSec)} ops/s fail` : null, h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null, h.stalled > 0 ? `${formatCount(h.stalled)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}` : null].filter(Boolean);
+    const parts = [throughputDrop(open, h.servedPerSec), h.failedPerSec > 0 ? `${formatRate(h.failedPerSec)} ops/s fail` : null, h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null, h.stalled > 0 ? stalledPhrase(open, h.stalled, x.evidence, 'ops') : null].filter(Boolean);
     // "within its bounds" only while the open fault has no operation past its attempt budget (a bug toggle breaks it)
     const client =
       open !== null && open.overBudget > 0
