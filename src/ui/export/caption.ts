@@ -24,6 +24,8 @@ export interface RunIdentity {
   readonly topologyAtMs?: number;
   /** null: unknown (an imported events file) */
   readonly client: ClientConfig | null;
+  /** when `client` is the settings in effect at a cursor (a run with scheduled setting changes), not the start's: that time, ms */
+  readonly clientAtMs?: number;
   /** where it came from: preset, file, live recording, events file */
   readonly source: string;
 }
@@ -97,7 +99,7 @@ export function captionLines(c: CaptionInput): string[] {
   const lines = [
     `Zaris Churn Lab — ${c.what} · ${id.scenario} · ${seed}${cluster} · ${id.source}`,
     ...(atCursor ? [`cluster${topologyAtText(id)}: ${clusterText}`] : []),
-    id.client === null ? 'client configuration: unknown (imported events)' : `client: ${selectConfigSummary(id.client)}`,
+    id.client === null ? 'client configuration: unknown (imported events)' : `client${id.clientAtMs === undefined ? '' : ` at ${(id.clientAtMs / 1000).toFixed(2)} s`}: ${selectConfigSummary(id.client)}`,
     c.toggles ?? togglesText(id.client),
     c.verdict,
   ];

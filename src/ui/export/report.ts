@@ -238,6 +238,8 @@ export interface ReplayInvariantRow {
 
 export interface ReplayReportInput extends ReportRun {
   readonly client: ClientConfig | null;
+  /** when `client` is the settings in effect at the cursor (a run that schedules setting changes): that time, ms */
+  readonly clientAtMs?: number;
   /** the caption's verdict line for the whole run */
   readonly runVerdictText: string;
   readonly cursorMs: number;
@@ -268,7 +270,7 @@ export function replayReportHtml(r: ReplayReportInput): string {
   const at = `${(r.cursorMs / 1000).toFixed(2)} s`;
   const figures = r.figures.map(([k, v]) => `<tr><th>${esc(k)}</th><td class="num">${esc(v)}</td></tr>`).join('');
   return reportDocument(r.title, `Zaris Churn Lab review report · one recorded run · cursor at ${esc(at)}`, [
-    identitySection(r, clientRows('', 'configuration', r.client, r.runVerdictText, 'invariants (whole run)')),
+    identitySection(r, clientRows('', r.clientAtMs === undefined ? 'configuration' : `configuration at ${(r.clientAtMs / 1000).toFixed(2)} s`, r.client, r.runVerdictText, 'invariants (whole run)')),
     verdictSection([
       { label: `at the cursor (${at}):`, text: r.atCursor.label, border: TONE_BORDER[r.atCursor.tone], data: { verdict: 'cursor', tone: r.atCursor.tone } },
       { label: 'whole run:', text: r.wholeRun.label, border: TONE_BORDER[r.wholeRun.tone], data: { verdict: 'run', tone: r.wholeRun.tone } },

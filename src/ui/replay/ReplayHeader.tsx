@@ -13,7 +13,7 @@ import type { ReplayController } from './replayController';
 import { RunIdentityBlock } from './RunIdentityBlock';
 import { cursorVerdict, runVerdict, type VerdictLine } from './verdicts';
 import type { ConfigChange } from '../../core/sim/scenario';
-import { identityAtCursor } from './identityAtCursor';
+import { identityAtCursor, scheduledClient } from './identityAtCursor';
 
 const MB = 1024 * 1024;
 
@@ -45,7 +45,7 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
       </div>
       {run ? (
         <RunIdentityBlock
-          identity={identityAtCursor(run.identity, run.scenario !== null && run.scenario.changes.length > 0 ? clientConfig : null, cluster)}
+          identity={identityAtCursor(run.identity, scheduledClient(run.scenario, clientConfig), cluster)}
           {...(run.scenario ? { extra: withSchedule(selectWorkloadSummary(workload), run.scenario.changes) } : {})}
           badges={
             <span className="verdicts" data-testid="replay-verdict">

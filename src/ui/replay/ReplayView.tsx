@@ -45,10 +45,10 @@ export interface ReplayViewProps {
 function ReplayTimeline({ ctl, store, onSvgSource }: { ctl: ReplayController; store: DashboardStore; onSvgSource: (svg: () => string) => void }) {
   const cursorMs = useStore(ctl.ui, (s) => s.status.cursorMs);
   const verdict = verdictText(useStore(store, (s) => s.snapshot.invariants));
-  // the caption's cluster: as in the frame the panels show, by the header's rule
+  // the caption's cluster (and a schedule's client settings): as in the frame the panels show, by the header's rule
   const { run, frameCursorMs } = useStore(ctl.ui, useShallow((s) => ({ run: s.run, frameCursorMs: s.frameCursorMs })));
-  const cluster = useStore(store, (s) => s.cluster);
-  const identity = useMemo(() => exportIdentity({ run, frameCursorMs }, { cluster }), [run, frameCursorMs, cluster]);
+  const { cluster, clientConfig } = useStore(store, useShallow((s) => ({ cluster: s.cluster, clientConfig: s.clientConfig })));
+  const identity = useMemo(() => exportIdentity({ run, frameCursorMs }, { cluster, clientConfig }), [run, frameCursorMs, cluster, clientConfig]);
   const onSeek = useCallback((t: number) => void ctl.seek(t), [ctl]);
   return <TimelinePanel feed={ctl.feed} identity={identity} verdict={verdict} cursorMs={cursorMs} onSeek={onSeek} defaultMode="op" defaultFilter="retried" testId="timeline" onSvgSource={onSvgSource} />;
 }

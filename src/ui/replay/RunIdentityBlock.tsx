@@ -30,7 +30,7 @@ export function RunIdentityBlock({ identity, extra, toggles, badges }: RunIdenti
         </span>
         {identity.nodes !== null ? (
           <span className="id-fact">
-            <b>{identity.nodes}</b> nodes · <b>{identity.segments}</b> segments
+            <b>{identity.nodes}</b> nodes{identity.nodesNotUp ? <span data-testid="identity-nodes-not-up"> ({identity.nodesNotUp})</span> : null} · <b>{identity.segments}</b> segments
           </span>
         ) : null}
         <span className="id-fact k">{identity.source}</span>

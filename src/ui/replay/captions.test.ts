@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../core/sim/scenario';
 import { shortenedPreset } from '../../core/sim/testkit/presetInputs';
 import { captionLines } from '../export/caption';
+import { DEFAULT_CLIENT_CONFIG } from '../../core/client/config';
+import { selectConfigSummary } from '../store/selectors';
 import { createDashboardStore } from '../store/dashboardStore';
 import { exportIdentity, panelCaption } from './captions';
 import { ReplayController, SETTLE_MS } from './replayController';
@@ -63,6 +65,32 @@ describe("the Replay exports' captions name the cluster at the cursor", () => {
     expect(after.timeline).toBe('cluster at 3.00 s: 3 nodes (1 down) / 64 segments');
     expect(after.report).toBe('3 nodes (1 down) at 3.00 s, 3 at the start · 64 segments · 1 replica(s) · 4.0 s');
     expect((await at(1200)).panel).toBe('cluster at 1.20 s: 3 nodes / 64 segments');
+    ctl.dispose();
+  });
+
+  it('a run that schedules a setting change: the captions name the client settings at the frame, as the header does', async () => {
+    const store = createDashboardStore();
+    let clock = 0;
+    const ctl = new ReplayController(store, (l) => inProcessSession(l, manualTime()), () => clock);
+    const input = { ...shortenedPreset('failover', 4000, 0.2), changes: [{ atMs: 2000, client: { maxAttempts: 7 } }] };
+    await ctl.loadScenario(loadScenario(input, 'failover'), 'file', null, 0);
+    const clientLine = async (t: number) => {
+      clock += SETTLE_MS + 1;
+      await ctl.seek(t);
+      ctl.flushFrame();
+      const lines = panelCaption(ctl.ui.getState(), store.getState(), 'Throughput', [0, 4]);
+      // the review report's configuration row follows the same frame
+      const report = replayReportInput(ctl.ui.getState(), store.getState(), [], null);
+      expect(report.clientAtMs).toBe(t);
+      expect(`client at ${(t / 1000).toFixed(2)} s: ${selectConfigSummary(report.client ?? DEFAULT_CLIENT_CONFIG)}`).toBe(lines.find((l) => l.startsWith('client')));
+      return lines.find((l) => l.startsWith('client')) ?? '';
+    };
+    const before = await clientLine(1000);
+    const after = await clientLine(3000);
+    expect(before).toMatch(/^client at 1\.00 s: /);
+    expect(after).toMatch(/^client at 3\.00 s: /);
+    expect(before).not.toContain('7 attempts');
+    expect(after).toContain('7 attempts');
     ctl.dispose();
   });
 

@@ -6,7 +6,7 @@
  */
 import { captionLines, verdictText, type RunIdentity } from '../export/caption';
 import type { DashboardState } from '../store/dashboardStore';
-import { identityAtCursor } from './identityAtCursor';
+import { identityAtCursor, scheduledClient } from './identityAtCursor';
 import type { ReplayUiState } from './replayController';
 
 /** an identity for exports before anything is loaded */
@@ -14,11 +14,13 @@ const NOTHING: RunIdentity = { scenario: 'replay', seed: null, nodes: null, segm
 
 /**
  * The identity the Replay exports' captions name: the run's, with its cluster as in the frame the panels show
- * (the store's cluster view, at `frameCursorMs`), by the header's rule. The client stays the run's own.
+ * (the store's cluster view, at `frameCursorMs`), by the header's rule; so are the client settings of a run that
+ * schedules setting changes ("client at 7.50 s: …"), as the header shows them.
  */
-export function exportIdentity(ui: Pick<ReplayUiState, 'run' | 'frameCursorMs'>, dashboard: Pick<DashboardState, 'cluster'>): RunIdentity {
+export function exportIdentity(ui: Pick<ReplayUiState, 'run' | 'frameCursorMs'>, dashboard: Pick<DashboardState, 'cluster' | 'clientConfig'>): RunIdentity {
   if (ui.run === null) return NOTHING;
-  return identityAtCursor(ui.run.identity, null, ui.frameCursorMs === null ? null : dashboard.cluster, ui.frameCursorMs);
+  const atFrame = ui.frameCursorMs !== null;
+  return identityAtCursor(ui.run.identity, atFrame ? scheduledClient(ui.run.scenario, dashboard.clientConfig) : null, atFrame ? dashboard.cluster : null, ui.frameCursorMs);
 }
 
 /**

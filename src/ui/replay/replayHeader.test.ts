@@ -4,6 +4,9 @@ import type { ClusterView } from '../../core/cluster/views';
 import type { RunIdentity } from '../export/caption';
 import { identityAtCursor } from './identityAtCursor';
 import { withSchedule } from './ReplayHeader';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { RunIdentityBlock } from './RunIdentityBlock';
 
 describe('the replay header', () => {
   it('names the scheduled changes by kind: a recording of Start / Pause / Start is not "configuration changes"', () => {
@@ -31,5 +34,12 @@ describe('the replay header', () => {
     // a schedule's settings at the cursor
     const later = { ...DEFAULT_CLIENT_CONFIG, maxAttempts: 5 };
     expect(identityAtCursor(id, later, view(['up', 'up', 'up', 'up']))).toEqual({ ...id, nodes: 4, client: later });
+  });
+
+  it('the header names the nodes not up at the cursor beside the count, as the captions do ("3 nodes (1 down)")', () => {
+    const id: RunIdentity = { scenario: 'failover', seed: 1, nodes: 3, segments: 64, client: DEFAULT_CLIENT_CONFIG, source: 'preset failover' };
+    const text = (identity: RunIdentity) => renderToString(createElement(RunIdentityBlock, { identity })).replace(/<[^>]+>/g, '').replace(/&#x27;/g, "'");
+    expect(text({ ...id, nodesNotUp: '1 down' })).toContain('3 nodes (1 down) · 64 segments');
+    expect(text(id)).toContain('3 nodes · 64 segments');
   });
 });

@@ -39,16 +39,19 @@ export function replayReportInput(ui: ReplayUiState, store: DashboardState, char
   const cursorMs = ui.frameCursorMs ?? ui.status.cursorMs;
   const wholeRun = ui.info.wholeRun;
   const seed = id.seed === null ? '' : ` · seed ${id.seed}`;
+  // the cluster and a schedule's client settings as in the frame the panels show (the header's rule)
+  const atFrame = exportIdentity(ui, store);
   return {
     title: `${id.scenario}${seed} · replay review at ${(cursorMs / 1000).toFixed(2)} s`,
     scenario: id.scenario,
     seed: id.seed,
-    // the cluster as in the frame the panels show (the header's rule), then the run's start
-    cluster: run.scenario ? clusterLine(run.scenario, exportIdentity(ui, store)) : `${id.nodes ?? '?'} nodes · ${id.segments ?? '?'} segments (from the file's events)`,
+    // the cluster at the frame, then the run's start
+    cluster: run.scenario ? clusterLine(run.scenario, atFrame) : `${id.nodes ?? '?'} nodes · ${id.segments ?? '?'} segments (from the file's events)`,
     source: id.source,
     workload: run.scenario ? selectWorkloadSummary(run.scenario.workload) : 'unknown (imported events)',
     link,
-    client: id.client,
+    client: atFrame.client,
+    ...(atFrame.clientAtMs !== undefined ? { clientAtMs: atFrame.clientAtMs } : {}),
     runVerdictText: verdictText(wholeRun),
     cursorMs,
     atCursor: cursorVerdict(store.snapshot.invariants, ui.budget),
