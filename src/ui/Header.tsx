@@ -2,6 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { BUG_HELP } from './controls/BugToggles';
 import { keyspaceText, selectBugsOn, selectConfigSummary, selectWorkloadSummary } from './store/selectors';
 import { useDashboard } from './store/StoreContext';
+import { nodesNotUpText } from './store/clusterSelectors';
 
 /** product name, session identity (scenario, seed, config, toggles) and headline figures */
 export function Header() {
@@ -9,6 +10,8 @@ export function Header() {
     useShallow((s) => ({ session: s.session, config: s.clientConfig, workload: s.workload, cluster: s.cluster })),
   );
   const bugs = selectBugsOn(config.bugs);
+  // a crashed node is still one of the cluster's: named, as Replay's header and the exports do ("4 nodes (1 down)")
+  const notUp = cluster !== null ? nodesNotUpText(cluster) : '';
   return (
     <header className="app-header">
       <div className="brand">
@@ -19,7 +22,7 @@ export function Header() {
         <div>
           <span className="k">scenario</span> <b>{session.scenario}</b> <span className="k">seed</span> <b>{session.seed}</b> <span className="k">cluster</span>{' '}
           <b>
-            {cluster?.nodes.length ?? session.nodes} nodes · {keyspaceText(cluster, session.segments)}
+            {cluster?.nodes.length ?? session.nodes} nodes{notUp !== '' ? <span data-testid="header-nodes-not-up"> ({notUp})</span> : null} · {keyspaceText(cluster, session.segments)}
           </b>
         </div>
         <div className="k">{selectConfigSummary(config)}</div>

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { formatCount } from '../store/numberFormat';
+import { formatCount, formatCounted } from '../store/numberFormat';
 import { selectAttemptsPerOp, selectBackoffByOutcome, selectEndReasons, selectOverBudgetOps, selectRejectedArrivals, selectRetryRate } from '../store/selectors';
 import { useDashboard } from '../store/StoreContext';
 import { END_REASON_STYLE, OUTCOME_STYLE } from '../theme/statusColors';
@@ -70,7 +70,7 @@ export function RetriesPanel() {
           <BarList items={perOp} unit="ops" layout="columns" label="Attempts per operation" />
           {overBudget > 0 ? (
             <p className="panel-foot over-budget">
-              {formatCount(overBudget)} ops went past the budget {caption === 'up to the cursor' ? 'up to the cursor' : `in this window (${caption.split(' · ')[0]})`} — counted at the attempt that broke it, so operations still retrying count too
+              {formatCounted(overBudget, 'op')} went past the budget {caption === 'up to the cursor' ? 'up to the cursor' : `in this window (${caption.split(' · ')[0]})`} — counted at the attempt that broke it, so operations still retrying count too
               {stillOver > 0 ? `; ${formatCount(stillOver)} still in flight now (hatched: they enter the bins when they end)` : ''}.
             </p>
           ) : null}

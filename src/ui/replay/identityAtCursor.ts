@@ -4,20 +4,9 @@
  * report) say of the cluster. Pure.
  */
 import type { ClientConfig } from '../../core/client/config';
-import type { NodeStatus } from '../../core/cluster/controlState';
 import type { ClusterView } from '../../core/cluster/views';
 import type { RunIdentity } from '../export/caption';
-
-/** the statuses a node that is not up can have, in the order a caption names them */
-const NOT_UP: readonly Exclude<NodeStatus, 'up'>[] = ['down', 'hung', 'joining', 'recovering'];
-
-/** the view's nodes that are not up, by status ("1 down", "1 down, 1 joining"); '' when all are up */
-export function nodesNotUpText(cluster: ClusterView): string {
-  return NOT_UP.map((status) => [status, cluster.nodes.filter((n) => n.status === status).length] as const)
-    .filter(([, n]) => n > 0)
-    .map(([status, n]) => `${n} ${status}`)
-    .join(', ');
-}
+import { nodesNotUpText } from '../store/clusterSelectors';
 
 /**
  * The client settings the identity names at the cursor: the store's (which follows the run's schedule) when

@@ -103,3 +103,14 @@ export function keyspaceUnit(cluster: ClusterView | null): 'hash slot' | 'segmen
 export function keyspaceText(cluster: ClusterView | null, segments: number): string {
   return cluster?.slots !== undefined ? `${cluster.slots.toLocaleString('en-US')} hash slots` : `${segments} segments`;
 }
+
+/** the statuses a node that is not up can have, in the order a caption names them */
+const NOT_UP: readonly Exclude<NodeStatus, 'up'>[] = ['down', 'hung', 'joining', 'recovering'];
+
+/** the view's nodes that are not up, by status ("1 down", "1 down, 1 joining"); '' when all are up */
+export function nodesNotUpText(cluster: ClusterView): string {
+  return NOT_UP.map((status) => [status, cluster.nodes.filter((n) => n.status === status).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+}

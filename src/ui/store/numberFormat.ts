@@ -6,6 +6,11 @@ export function formatCount(n: number): string {
 }
 
 /** a rate or ratio, compact: 4940 → "4.9k", 14.2 → "14", 2.46 → "2.5", 0.5 → "0.5" */
+/** a count with its noun, singular for exactly one ("1 op", "2,048 ops"; `plural` when not `singular` + s) */
+export function formatCounted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
+}
+
 export function formatRate(v: number): string {
   const a = Math.abs(v);
   if (a >= 1e4) return `${Math.round(v / 1e3)}k`;

@@ -10,7 +10,7 @@ import { createDashboardStore } from './dashboardStore';
 import { ambiguousDuring, selectEndReasons, selectEvidenceCards, selectRejectedArrivals, selectHeadline, selectNothingToDraw, selectSessionState, selectThroughputByOutcome, selectTimeDomain, selectWindowCaption, selectWindowView, type Headline } from './selectors';
 import { formatShare } from './numberFormat';
 import { steadyOps } from './testEvents';
-import { sessionLineOf } from './serviceSelectors';
+import { selectEvidenceCard, sessionLineOf } from './serviceSelectors';
 import { ApplyTracker, classifyWrite, MAX_LISTED, type AmbiguousCase } from '../../core/sim/applyTracker';
 import { newOpEnd, newOpStart } from '../../core/telemetry/events';
 import { FaultEvidenceTracker, type FaultEvidence } from '../../core/telemetry/faultEvidence';
@@ -170,6 +170,14 @@ describe('what you are seeing', () => {
     const held = headline({ servedPerSec: 0, rejectedPerSec: 5000, stalled: 2_048, inFlight: 2_048, service: { verdict: 'notServing', share: 0 } });
     const storm = selectSessionState({ ...base, evidence: [failover, { ...scaleOut, carried: [{ from: 1, ops: 2_048, inFlight: 2_000, failed: 0 }] }], headline: held });
     expect(storm.text).toContain('2,048 operations stalled > 1 s (2,000 of them from the failover (crash) of node 1 at 4 s) hold 100 % of the request pool (2,048 slots)');
+  });
+
+  it('says "1 op", not "1 ops" (the scale-out card of 2026-12-03 read "attempt budget exceeded by 1 ops")', () => {
+    const card = selectEvidenceCard(evidence({ overBudget: 1, opsHit: 1, stalledPeak: 1 }), { poolSize: 2048, nowMs: 10_000 });
+    expect(card.facts).toContain('attempt budget exceeded by 1 op');
+    expect(card.facts).toContain('up to 1 op stalled > 1 s (pool 2,048)');
+    expect(card.facts.some((f) => f.startsWith('1 op hit, 0 failed'))).toBe(true);
+    expect(card.facts.join(' ')).not.toMatch(/\b1 ops\b/);
   });
 
   it('turn-aways of the last second with room in the pool now: no "0 operations stalled hold 0 %" (review of 2026-12-02)', () => {

@@ -9,7 +9,7 @@ import type { FaultAction } from '../../core/telemetry/events';
 import { BASELINE_MS, fellBelowBaseline, openRecord, ownStalled, SLOWED_FACTOR, type FaultEvidence } from '../../core/telemetry/faultEvidence';
 import type { WorkloadConfig } from '../../core/sim/workloadConfig';
 import { AMBIGUOUS_CASES, type AmbiguousCase, type AmbiguousWrite, type WriteAuditReport } from '../../core/sim/applyTracker';
-import { formatCount, formatLatency, formatRate, formatSeconds, formatShare } from './numberFormat';
+import { formatCount, formatCounted, formatLatency, formatRate, formatSeconds, formatShare } from './numberFormat';
 import { HEADLINE_WINDOW_LABEL, HEADLINE_WINDOW_MS, selectHeadline, type Headline } from './summarySelectors';
 import type { DashboardState } from './storeTypes';
 import { openPauseFrom, type PauseSpan } from './snapshot';
@@ -102,7 +102,7 @@ export function throughputDrop(open: FaultEvidence | null, servedPerSec: number)
  * the operations an earlier one hit (they stay on that fault's card).
  */
 function stalledPhrase(open: FaultEvidence | null, stalled: number, evidence: readonly FaultEvidence[], noun: string): string {
-  const head = `${formatCount(stalled)} ${noun} stalled > ${formatSeconds(STALL_THRESHOLD_MS)}`;
+  const head = `${formatCounted(stalled, noun)} stalled > ${formatSeconds(STALL_THRESHOLD_MS)}`;
   if (open === null) return head;
   const carried = stalled - ownStalled(open, stalled);
   if (carried <= 0) return head;
@@ -153,7 +153,7 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
     const why = [
       // the share is the stalled ops' own (the in-flight tile shows the whole pool's fill next to it)
       h.stalled > 0
-        ? `${stalledPhrase(open, h.stalled, x.evidence, 'operations')} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.stalled / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`
+        ? `${stalledPhrase(open, h.stalled, x.evidence, 'operation')} hold ${x.poolSize > 0 ? `${pct(Math.min(1, h.stalled / x.poolSize))} of the request pool (${formatCount(x.poolSize)} slots)` : 'the request pool'}`
         : null,
       h.rejectedPerSec > 0
         ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away (request pool full)${!starved && roomNow ? `; the pool has room again now (${formatCount(h.inFlight)} of ${formatCount(x.poolSize)} in flight)` : ''}`
@@ -168,9 +168,9 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
     const cause = storm
       ? amp === null
         ? ''
-        : ` Cause: ${amp}, ${formatCount((open as FaultEvidence).overBudget)} ops past their attempt budget.`
+        : ` Cause: ${amp}, ${formatCounted((open as FaultEvidence).overBudget, 'op')} past their attempt budget.`
       : earlierStorm
-        ? ` Cause: ${formatCount(x.overBudgetInFlight ?? 0)} operations still retrying past their attempt budget from an earlier fault's storm${open !== null ? `, not the ${describeFault(open)}` : ''} (they keep the policy they started with until their deadline).`
+        ? ` Cause: ${formatCounted(x.overBudgetInFlight ?? 0, 'operation')} still retrying past their attempt budget from an earlier fault's storm${open !== null ? `, not the ${describeFault(open)}` : ''} (they keep the policy they started with until their deadline).`
         : amp === null
           ? ''
           : ` The operations the fault hit made ${amp}, within their budget.`;
@@ -184,13 +184,13 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
   const retryingPastBudget = open !== null && (x.overBudgetInFlight ?? 0) > 0;
   if (h.service.verdict !== 'healthy' || retryingPastBudget) {
     const what = open !== null ? `${describeFault(open)},${since}` : 'no fault injected';
-    const parts = [throughputDrop(open, h.servedPerSec), h.failedPerSec > 0 ? `${formatRate(h.failedPerSec)} ops/s fail` : null, h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null, h.stalled > 0 ? stalledPhrase(open, h.stalled, x.evidence, 'ops') : null].filter(Boolean);
+    const parts = [throughputDrop(open, h.servedPerSec), h.failedPerSec > 0 ? `${formatRate(h.failedPerSec)} ops/s fail` : null, h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null, h.stalled > 0 ? stalledPhrase(open, h.stalled, x.evidence, 'op') : null].filter(Boolean);
     // "within its bounds" only while the open fault has no operation past its attempt budget (a bug toggle breaks it)
     const client =
       open !== null && open.overBudget > 0
-        ? `${formatCount(open.overBudget)} ops went past their attempt budget${retryingPastBudget ? ` (${formatCount(x.overBudgetInFlight ?? 0)} still retrying)` : ''}: the client's bounds do not hold.`
+        ? `${formatCounted(open.overBudget, 'op')} went past their attempt budget${retryingPastBudget ? ` (${formatCount(x.overBudgetInFlight ?? 0)} still retrying)` : ''}: the client's bounds do not hold.`
         : open !== null && retryingPastBudget
-          ? `The operations this fault hit keep within their bounds; ${formatCount(x.overBudgetInFlight ?? 0)} operations from an earlier fault's storm are still retrying past their budget (they keep the policy they started with until their deadline).`
+          ? `The operations this fault hit keep within their bounds; ${formatCounted(x.overBudgetInFlight ?? 0, 'operation')} from an earlier fault's storm ${(x.overBudgetInFlight ?? 0) === 1 ? 'is' : 'are'} still retrying past their budget (they keep the policy they started with until their deadline).`
           : open !== null
           ? 'The client retries within its bounds and refreshes its map.'
           : 'The client retries and refreshes its map.';
@@ -289,24 +289,24 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   // the stalled operations an earlier fault hit are not this card's (they are named beside its facts)
   const ownStalledNow = ownStalled(e, stalledNow);
   const stalledPeak = open ? Math.max(e.stalledPeak, ownStalledNow) : e.stalledPeak;
-  if (e.overBudget > 0) facts.push(`attempt budget exceeded by ${formatCount(e.overBudget)} ops`);
+  if (e.overBudget > 0) facts.push(`attempt budget exceeded by ${formatCounted(e.overBudget, 'op')}`);
   if (e.healthyLostMs > 0 && e.healthyBaselinePerSec !== null) {
     facts.push(`healthy throughput lost for ${formatSeconds(e.healthyLostMs)} (the segments no fault named below half of their ${formatRate(e.healthyBaselinePerSec)} ops/s before it)`);
   }
   if (e.servedLowPerSec !== null && fellBelowBaseline(e.servedLowPerSec, e.servedBaselinePerSec)) {
     facts.push(`throughput fell to ${pct(e.servedLowPerSec / e.servedBaselinePerSec)} of the ${formatRate(e.servedBaselinePerSec)} ops/s before the fault (lowest second: ${formatRate(e.servedLowPerSec)} ops/s)`);
   }
-  if (stalledPeak > 0) facts.push(`up to ${formatCount(stalledPeak)} ops stalled > ${formatSeconds(STALL_THRESHOLD_MS)}${poolSize > 0 ? ` (pool ${formatCount(poolSize)})` : ''}`);
+  if (stalledPeak > 0) facts.push(`up to ${formatCounted(stalledPeak, 'op')} stalled > ${formatSeconds(STALL_THRESHOLD_MS)}${poolSize > 0 ? ` (pool ${formatCount(poolSize)})` : ''}`);
   if (e.rejected > 0) facts.push(`${formatCount(e.rejected)} arrivals turned away (pool full)`);
   const amp = amplification(e);
   if (amp !== null) facts.push(amp);
   // while the fault is open, stalled operations have not ended: "0 failed" alone would read as no harm
   const stillStalled = open && ownStalledNow > 0 ? `, ${formatCount(ownStalledNow)} still stalled` : '';
-  if (e.opsHit > 0) facts.push(`${formatCount(e.opsHit)} ops hit, ${formatCount(e.failed)} failed${stillStalled}`);
-  else if (e.failed > 0) facts.push(`${formatCount(e.failed)} ops failed`);
+  if (e.opsHit > 0) facts.push(`${formatCounted(e.opsHit, 'op')} hit, ${formatCount(e.failed)} failed${stillStalled}`);
+  else if (e.failed > 0) facts.push(`${formatCounted(e.failed, 'op')} failed`);
   // nothing failed, but answers came slowly: a slow link's only mark
   if (e.slowed > 0 && e.slowBaselineMs !== null) {
-    facts.push(`${formatCount(e.slowed)} ops answered over ${SLOWED_FACTOR}× slower than the p99 of the ${formatSeconds(BASELINE_MS)} before (up to ${formatLatency(e.slowestMs)}; p99 before: ${formatLatency(e.slowBaselineMs)})`);
+    facts.push(`${formatCounted(e.slowed, 'op')} answered over ${SLOWED_FACTOR}× slower than the p99 of the ${formatSeconds(BASELINE_MS)} before (up to ${formatLatency(e.slowestMs)}; p99 before: ${formatLatency(e.slowBaselineMs)})`);
   }
   // "0 failed" is not "no harm": a write applied but answered failed, or applied twice, is the caller's to resolve
   const amb = ambiguous !== null && ambiguous.count > 0 ? ambiguous : null;
@@ -432,8 +432,8 @@ function tookOverNote(e: FaultEvidence, tookOver: string, evidence: readonly Fau
     const name = r === undefined ? 'an earlier fault' : faultAt(r);
     const failed = c.failed > 0 ? `, ${formatCount(c.failed)} failed since` : '';
     return c.inFlight > 0
-      ? `${formatCount(c.inFlight)} ops still ${still} from ${name}${open ? '' : ' when this card closed'} (${formatCount(c.ops)} in flight when this fault came${failed})`
-      : `${formatCount(c.ops)} ops from ${name} were in flight when this fault came; all ${open ? 'have ended' : 'had ended when this card closed'}${failed !== '' ? ` (${formatCount(c.failed)} failed)` : ''}`;
+      ? `${formatCounted(c.inFlight, 'op')} still ${still} from ${name}${open ? '' : ' when this card closed'} (${formatCount(c.ops)} in flight when this fault came${failed})`
+      : `${formatCounted(c.ops, 'op')} from ${name} ${c.ops === 1 ? 'was' : 'were'} in flight when this fault came; ${c.ops === 1 ? 'it' : 'all'} ${open ? (c.ops === 1 ? 'has ended' : 'have ended') : 'had ended when this card closed'}${failed !== '' ? ` (${formatCount(c.failed)} failed)` : ''}`;
   });
   return `${head}. ${parts.join('; ')}: they stay on the card of the fault that hit them, not counted here as hit, stalled or failed; ${rest}.`;
 }
