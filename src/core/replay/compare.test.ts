@@ -1,3 +1,4 @@
+import { Rng } from '../rng';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_CONFIG } from '../client/config';
 import { ApplyTracker } from '../sim/applyTracker';
@@ -5,7 +6,7 @@ import { INVARIANTS, type InvariantCheck } from '../sim/invariants';
 import { findPreset } from '../sim/presets';
 import { runScenario, type RunSummary } from '../sim/runScenario';
 import { loadScenario } from '../sim/scenario';
-import { compareRuns, comparisonFor, defaultComparison, defaultFaultWindow, healthyOpsPerSecondIn, METRIC_GROUPS, opsPerSecondIn, scenarioFor, secondAt, serviceVerdict, timeToRecoverMs, winnerOf, zeroHealthySeconds, type MetricId, type RunComparison } from './compare';
+import { compareRuns, comparisonFor, defaultComparison, defaultFaultWindow, healthyOpsPerSecondIn, METRIC_GROUPS, opsPerSecondIn, scenarioFor, sameRateP, secondAt, serviceVerdict, timeToRecoverMs, winnerOf, zeroHealthySeconds, type MetricId, type RunComparison } from './compare';
 import { serviceTally } from '../domain/service';
 
 const checks = (over: Partial<Record<string, Partial<InvariantCheck>>> = {}): InvariantCheck[] =>
@@ -149,6 +150,27 @@ describe('rows, colours and the service verdict', () => {
     expect(c.verdict).toMatchObject({ better: 'a', moreServed: 10, moreServedFraction: 0.125, fewerNotServed: 20 });
     // swapping the sides swaps the verdict: nothing depends on which side is the bug
     expect(compareRuns(b, a).verdict).toMatchObject({ better: 'b', moreServed: 10 });
+  });
+
+  it('a rate of rare events is not called better or worse when chance explains it (1 ambiguous write of 40,000 vs 1 of 33,000)', () => {
+    // the conditional binomial test: 10 vs 0 events on equal exposure is 2 × 0.5^10
+    expect(sameRateP({ a: 10, b: 0, perA: 1000, perB: 1000 })).toBeCloseTo(2 * 0.5 ** 10, 12);
+    expect(sameRateP({ a: 0, b: 0, perA: 1000, perB: 1000 })).toBe(1);
+    expect(sameRateP({ a: 1, b: 1, perA: 40_000, perB: 33_000 })).toBe(1);
+    const rng = Rng.seeded(7);
+    for (let i = 0; i < 200; i++) {
+      const c = { a: Math.floor(rng.next() * 30), b: Math.floor(rng.next() * 30), perA: 1 + Math.floor(rng.next() * 5e4), perB: 1 + Math.floor(rng.next() * 5e4) };
+      const p = sameRateP(c);
+      expect(p).toBeGreaterThan(0);
+      expect(p).toBeLessThanOrEqual(1);
+      // which side is A does not matter
+      expect(sameRateP({ a: c.b, b: c.a, perA: c.perB, perB: c.perA })).toBeCloseTo(p, 9);
+    }
+    const rate = (a: number, b: number) => ({ better: 'lower' as const, a: (1000 * a) / 40_000, b: (1000 * b) / 33_000, counts: { a, b, perA: 40_000, perB: 33_000 } });
+    expect(winnerOf(rate(1, 1))).toBeNull();
+    expect(winnerOf(rate(2, 5))).toBeNull();
+    expect(winnerOf(rate(0, 12))).toBe('a');
+    expect(winnerOf(rate(40, 3))).toBe('b');
   });
 
   it('a tie on served ops is decided by fewer not served; a full tie names no side', () => {

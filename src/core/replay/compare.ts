@@ -53,7 +53,45 @@ export interface MetricDelta {
   readonly parts?: readonly MetricPart[];
   /** a side whose figure is null because it never got there by the run's end (`byMs`): worse than any figure */
   readonly unreached?: { readonly a: boolean; readonly b: boolean; readonly byMs: number };
+  /** a rate of rare events (per 1,000 writes): the events behind each side's figure, and what they are counted per */
+  readonly counts?: EventCounts;
 }
+
+/** the events behind two rates: `a` of `perA` vs `b` of `perB` (e.g. 1 ambiguous write of 40,120 writes) */
+export interface EventCounts {
+  readonly a: number;
+  readonly b: number;
+  readonly perA: number;
+  readonly perB: number;
+}
+
+/**
+ * Two-sided p-value that rates `a / perA` and `b / perB` of rare independent events are the same
+ * (the conditional binomial test of two Poisson rates: given a + b events, A's share is
+ * Binomial(a + b, perA / (perA + perB)) if the rates are equal). 1 when there is nothing to tell apart.
+ */
+export function sameRateP(c: EventCounts): number {
+  const n = c.a + c.b;
+  if (n === 0 || c.perA <= 0 || c.perB <= 0) return 1;
+  const p = c.perA / (c.perA + c.perB);
+  // log pmf through running log factorials (n is a count of rare events: small)
+  const logFact = new Float64Array(n + 1);
+  for (let i = 2; i <= n; i++) logFact[i] = (logFact[i - 1] as number) + Math.log(i);
+  const lp = Math.log(p);
+  const lq = Math.log1p(-p);
+  const logPmf = (k: number): number => (logFact[n] as number) - (logFact[k] as number) - (logFact[n - k] as number) + k * lp + (n - k) * lq;
+  const observed = logPmf(c.a);
+  let total = 0;
+  for (let k = 0; k <= n; k++) {
+    const l = logPmf(k);
+    // every outcome at most as likely as the observed one (a relative tolerance for float ties)
+    if (l <= observed + 1e-7) total += Math.exp(l);
+  }
+  return Math.min(1, total);
+}
+
+/** rates whose events are too few to tell apart: at this p-value or above, the table names no better side */
+export const CHANCE_P = 0.05;
 
 export type InvariantVerdict = 'ok' | 'expected' | 'violated';
 
@@ -186,8 +224,10 @@ const verdict = (s: RunSummary, name: string): { v: InvariantVerdict | null; n: 
 export const MATERIAL_DIFFERENCE = 0.05;
 
 /** which side the metric favours: 'a', 'b' or null (equal, within {@link MATERIAL_DIFFERENCE}, or not applicable) */
-export function winnerOf(m: Pick<MetricDelta, 'a' | 'b' | 'better'>): 'a' | 'b' | null {
+export function winnerOf(m: Pick<MetricDelta, 'a' | 'b' | 'better' | 'counts'>): 'a' | 'b' | null {
   if (m.a === null || m.b === null || m.a === m.b) return null;
+  // 1 ambiguous write in 40,000 vs 1 in 33,000 reads 0.025 vs 0.03 per 1,000: a difference chance makes, not a win
+  if (m.counts !== undefined && sameRateP(m.counts) >= CHANCE_P) return null;
   if (Math.abs(m.b - m.a) < MATERIAL_DIFFERENCE * Math.max(Math.abs(m.a), Math.abs(m.b))) return null;
   const bHigher = m.b > m.a;
   return (m.better === 'higher') === bHigher ? 'b' : 'a';
@@ -219,6 +259,8 @@ export function compareRuns(a: RunSummary, b: RunSummary, faultWindow?: FaultWin
   const svc = (s: RunSummary): ServiceTally => (s === a ? svcA : svcB);
   const perOp = (s: RunSummary, n: number): number | null => (s.ops.total === 0 ? null : round3(n / s.ops.total));
   const perKiloWrites = (s: RunSummary, n: number): number | null => (s.writes.ambiguous.audited === 0 ? null : round3((1000 * n) / s.writes.ambiguous.audited));
+  // a rate of rare events carries its counts, so that too few of them are not called better or worse (winnerOf)
+  const rareWrites = (m: MetricDelta, n: (s: RunSummary) => number): MetricDelta => ({ ...m, counts: { a: n(a), b: n(b), perA: a.writes.ambiguous.audited, perB: b.writes.ambiguous.audited } });
   const part = (label: string, f: (t: ServiceTally) => number): MetricPart => ({ label, a: f(svcA), b: f(svcB) });
   const metrics: MetricDelta[] = [
     metric('servedOps', 'service', 'operations served (ok or a real answer)', 'ops', 'higher', (s) => svc(s).served),
@@ -232,9 +274,9 @@ export function compareRuns(a: RunSummary, b: RunSummary, faultWindow?: FaultWin
     metric('p99LatencyMs', 'service', 'p99 latency of ended operations', 'ms', 'lower', (s) => (s.ops.total === 0 ? null : s.latencyMs.p99)),
     // a side can serve more by retrying what it should not: these say what its writes did (the ambiguous-write audit),
     // per 1,000 writes that ended (a side that wrote less would read better by its count alone)
-    metric('ambiguousWrites', 'writes', 'writes applied, but the caller could not know (ambiguous), per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.ambiguous.total)),
-    metric('duplicateApplies', 'writes', 'extra applies of writes applied more than once, per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.duplicateApplies)),
-    metric('casIncrementedAgain', 'writes', 'CAS increments applied again (a counter counted twice), per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.ambiguous.casIncrementedAgain)),
+    rareWrites(metric('ambiguousWrites', 'writes', 'writes applied, but the caller could not know (ambiguous), per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.ambiguous.total)), (s) => s.writes.ambiguous.total),
+    rareWrites(metric('duplicateApplies', 'writes', 'extra applies of writes applied more than once, per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.duplicateApplies)), (s) => s.writes.duplicateApplies),
+    rareWrites(metric('casIncrementedAgain', 'writes', 'CAS increments applied again (a counter counted twice), per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.ambiguous.casIncrementedAgain)), (s) => s.writes.ambiguous.casIncrementedAgain),
     metric('attemptsPerOp', 'amplification', 'attempts per operation', '×', 'lower', (s) => perOp(s, s.attempts.total)),
     metric('refreshRequestsPerOp', 'amplification', 'map refresh requests per operation', '×', 'lower', (s) => perOp(s, s.refresh.requested)),
     metric('maxAttemptsPerOp', 'amplification', 'max attempts of one operation', 'attempts', 'lower', (s) => s.attempts.maxPerOp),

@@ -121,7 +121,7 @@ describe('delta rows and the verdict sentence', () => {
     const sections = deltaSections(compareRuns(a, b));
     expect(sections.map((s) => s.group)).toEqual(['service', 'writes', 'amplification', 'refresh load', 'recovery']);
     const rows = sections.flatMap((s) => s.rows);
-    for (const r of rows) expect(r.direction).toMatch(/^(higher|lower) is better$/);
+    for (const r of rows) expect(r.direction).toMatch(/^(higher|lower) is better( · \d[\d,]* vs \d[\d,]* writes.*)?$/);
     const ns = rows.find((r) => r.id === 'notServedOps');
     expect(ns?.parts.map((p) => p.label)).toEqual(['failed', 'timed out', 'turned away (pool full)']);
     // colours follow the numbers and the direction, whichever side is A
@@ -164,6 +164,15 @@ describe('delta rows and the verdict sentence', () => {
     expect(winnerOf({ ...metric, a: 0.2201, b: 0.2349 })).toBe('a'); // 6 % apart as numbers
     expect(row(0.2201, 0.2349)).toMatchObject({ a: '0.22×', b: '0.23×', win: null });
     expect(row(0.2, 0.23)).toMatchObject({ a: '0.20×', b: '0.23×', win: 'a' });
+  });
+
+  it('a rate of rare writes is coloured only when the counts behind it tell the sides apart (Compare of 2026-12-03: 0.025 vs 0.03, 1 write each, was green vs red)', () => {
+    const c = compareRuns(a, b);
+    const metric = { id: 'ambiguousWrites', group: 'writes', label: 'ambiguous writes per 1,000 writes', unit: 'per 1k', better: 'lower' } as const;
+    const row = (x: number, y: number) =>
+      deltaSections({ ...c, metrics: [{ ...metric, a: (1000 * x) / 40_000, b: (1000 * y) / 33_000, delta: null, counts: { a: x, b: y, perA: 40_000, perB: 33_000 } }] })[0]?.rows[0];
+    expect(row(1, 1)).toMatchObject({ a: '0.025', b: '0.03', win: null, direction: 'lower is better · 1 vs 1 writes: too few to tell apart (uncoloured)' });
+    expect(row(0, 14)).toMatchObject({ win: 'a', direction: 'lower is better · 0 vs 14 writes' });
   });
 
   it('names the better side and the margin in one sentence', () => {

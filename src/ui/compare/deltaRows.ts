@@ -3,7 +3,7 @@
  * review report all print these rows and this verdict sentence, so they can
  * never say different things. Pure; generic over any comparison.
  */
-import { MATERIAL_DIFFERENCE, METRIC_GROUPS, winnerOf, type MetricDelta, type MetricGroup, type RunComparison, type ServiceVerdict } from '../../core/replay/compare';
+import { CHANCE_P, MATERIAL_DIFFERENCE, METRIC_GROUPS, sameRateP, winnerOf, type MetricDelta, type MetricGroup, type RunComparison, type ServiceVerdict } from '../../core/replay/compare';
 import { formatNumber } from '../panels/chart/format';
 import type { RunSummary } from '../../core/sim/runScenario';
 
@@ -62,19 +62,27 @@ function unreachedWinner(m: MetricDelta): 'a' | 'b' | null {
   return u.a ? (m.b !== null ? 'b' : null) : m.a !== null ? 'a' : null;
 }
 
+/** " · 1 vs 1 writes: too few to tell apart" — the events behind a rate of rare ones, and when chance explains the difference */
+function countsText(m: MetricDelta): string {
+  const c = m.counts;
+  if (c === undefined || c.a + c.b === 0) return '';
+  const events = `${exact(c.a)} vs ${exact(c.b)} writes`;
+  return m.a !== m.b && sameRateP(c) >= CHANCE_P ? ` · ${events}: too few to tell apart (uncoloured)` : ` · ${events}`;
+}
+
 export function deltaSections(c: RunComparison): DeltaSection[] {
   const w = c.faultWindow;
   const row = (m: MetricDelta): DeltaRow => ({
     id: m.id,
     label: m.label,
-    direction: `${m.better} is better`,
+    direction: `${m.better} is better${countsText(m)}`,
     window: WINDOWED.has(m.id) && w ? `${(w.fromMs / 1000).toFixed(1)}–${(w.toMs / 1000).toFixed(1)} s` : null,
     a: m.unreached?.a ? notReachedText(m.unreached.byMs) : formatMetric(m.unit, m.a),
     b: m.unreached?.b ? notReachedText(m.unreached.byMs) : formatMetric(m.unit, m.b),
     delta: m.delta === null ? '—' : `${m.delta > 0 ? '+' : ''}${formatMetric(m.unit, m.delta)}`,
     // judged on the values as printed: "0.22×" vs "0.23×" is not called better or worse, whatever the digits behind;
     // a side that never got there is worse than one that did
-    win: unreachedWinner(m) ?? winnerOf({ better: m.better, a: asPrinted(m.unit, m.a), b: asPrinted(m.unit, m.b) }),
+    win: unreachedWinner(m) ?? winnerOf({ better: m.better, a: asPrinted(m.unit, m.a), b: asPrinted(m.unit, m.b), ...(m.counts ? { counts: m.counts } : {}) }),
     rawA: m.a,
     rawB: m.b,
     parts: (m.parts ?? []).map((p) => ({ label: p.label, a: formatMetric(m.unit, p.a), b: formatMetric(m.unit, p.b) })),
