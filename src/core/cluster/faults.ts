@@ -148,6 +148,11 @@ export const FAULTS: Readonly<Record<FaultAction, FaultKind>> = {
 export const FAULT_KINDS: readonly FaultKind[] = FAULT_ACTIONS.map((a) => FAULTS[a]);
 
 /** What each action does, for the docs, the CLI help and the playground's buttons. */
+/** the fault changes a node's status or the membership (a link fault, which has a link effect, changes neither) */
+export function changesNodes(action: FaultAction): boolean {
+  return FAULTS[action].link === undefined;
+}
+
 export const FAULT_HELP: Readonly<Record<FaultAction, string>> = Object.fromEntries(FAULT_KINDS.map((k) => [k.id, k.help])) as Record<FaultAction, string>;
 
 export const faultSpecSchema = z

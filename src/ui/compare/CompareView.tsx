@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { secondAt } from '../../core/replay/compare';
 import type { Scenario } from '../../core/sim/scenario';
-import { captionLines, exportFileName, pairTogglesText, verdictText, type RunIdentity } from '../export/caption';
+import { captionLines, exportFileName, pairTogglesText, verdictText, wholeRunIdentity, type RunIdentity } from '../export/caption';
 import { downloadText } from '../export/download';
 import { ExportButtons } from '../export/ExportButtons';
 import { panelExportActions } from '../export/panelExport';
@@ -138,7 +138,8 @@ export default function CompareView({ app }: { app: AppStore }) {
   const labelA = st.pair?.a.label ?? '';
   const labelB = st.pair?.b.label ?? '';
   const source = 'preset' in part.scenario ? `preset ${part.scenario.preset}` : 'scenario from the link';
-  const identity: RunIdentity | null = scenario ? { ...scenarioIdentity(scenario, `${source} · A/B: ${labelA} vs ${labelB}`), client: null } : null;
+  // the pictures span the whole run: a node count its faults change is the start's ("3 nodes at the start")
+  const identity: RunIdentity | null = scenario ? wholeRunIdentity({ ...scenarioIdentity(scenario, `${source} · A/B: ${labelA} vs ${labelB}`), client: null }, scenario.faults) : null;
   const caption = (what: string) => () =>
     identity
       ? captionLines({

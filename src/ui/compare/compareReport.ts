@@ -1,6 +1,6 @@
 /** Gathers the Compare view's parts into the review report (`export/report.ts`). */
 import type { Scenario } from '../../core/sim/scenario';
-import { captionLines, verdictText } from '../export/caption';
+import { captionLines, verdictText, wholeRunIdentity } from '../export/caption';
 import { elementSvg } from '../export/panelExport';
 import { clusterLine, reviewReportHtml, type ReportChart } from '../export/report';
 import { timelineSvg } from '../export/timelineExport';
@@ -36,7 +36,7 @@ export function compareReport(r: CompareReportInput): string {
     const side = st[id];
     if (side === null) continue;
     const feed = r.runner.feeds[id];
-    const caption = captionLines({ identity: scenarioIdentity(side.scenario, side.side.label), what: `timeline, run ${id.toUpperCase()}`, verdict: verdictText(side.summary.invariants), range: viewport, cursorMs: r.cursorMs, note: 'lane per virtual user, retried operations only' });
+    const caption = captionLines({ identity: wholeRunIdentity(scenarioIdentity(side.scenario, side.side.label), side.scenario.faults), what: `timeline, run ${id.toUpperCase()}`, verdict: verdictText(side.summary.invariants), range: viewport, cursorMs: r.cursorMs, note: 'lane per virtual user, retried operations only' });
     const svg = timelineSvg({
       query: feed.recorder,
       retried: feed.retried,

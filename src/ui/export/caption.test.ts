@@ -4,7 +4,7 @@ import type { InvariantReport } from '../../core/sim/invariants';
 import { TimelineRecorder } from '../../core/replay/opStory';
 import { retriedOp } from '../store/testEvents';
 import { buildScene } from '../timeline/scene';
-import { CAPTION_LINE_H, CAPTION_PAD, captionHeight, captionLines, exportFileName, pairTogglesText, togglesText, verdictText, type RunIdentity } from './caption';
+import { CAPTION_LINE_H, CAPTION_PAD, captionHeight, captionLines, exportFileName, pairTogglesText, togglesText, verdictText, wholeRunIdentity, type RunIdentity } from './caption';
 import { exportSize, timelineLegend, timelineSvg } from './timelineExport';
 
 const storm = { ...DEFAULT_CLIENT_CONFIG, bugs: { ...DEFAULT_CLIENT_CONFIG.bugs, deadlineReplacesAttempts: true } };
@@ -40,6 +40,15 @@ describe('export caption', () => {
     expect(at({ ...identity, nodes: 4, nodesNotUp: '1 down, 1 joining', topologyAtMs: 9000 })[1]).toBe('cluster at 9.00 s: 4 nodes (1 down, 1 joining) / 64 segments');
     // the caption grows by that line: the export's height follows the line count
     expect(captionLines({ identity: { ...identity, topologyAtMs: 0 }, what: 'x', verdict: 'v', range: null, cursorMs: null })).toHaveLength(5);
+  });
+
+  it("a whole-run picture (Compare) marks the node count as the start's when the run's faults change the nodes", () => {
+    const head = (id: RunIdentity) => captionLines({ identity: id, what: 'side-by-side charts', verdict: 'v', range: null, cursorMs: null })[0];
+    expect(head(wholeRunIdentity(identity, [{ action: 'scaleOut' }]))).toBe('Zaris Churn Lab — side-by-side charts · refresh-storm · seed 1 · 3 nodes at the start / 64 segments · preset refresh-storm');
+    expect(head(wholeRunIdentity(identity, [{ action: 'failover' }, { action: 'slow' }]))).toContain('· 3 nodes at the start / 64 segments ·');
+    // link faults leave the nodes as they are; so does a run without faults
+    expect(wholeRunIdentity(identity, [{ action: 'slow' }, { action: 'partition' }])).toBe(identity);
+    expect(wholeRunIdentity(identity, [])).toBe(identity);
   });
 
   it('says what is unknown for an imported events file', () => {

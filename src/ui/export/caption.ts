@@ -7,6 +7,8 @@
  */
 import { BUG_TOGGLES, type ClientConfig } from '../../core/client/config';
 import type { InvariantReport } from '../../core/sim/invariants';
+import { changesNodes } from '../../core/cluster/faults';
+import type { FaultAction } from '../../core/telemetry/events';
 import { selectConfigSummary } from '../store/selectors';
 import type { Painter } from '../timeline/painter';
 import { formatDuration } from '../timeline/viewport';
@@ -20,6 +22,8 @@ export interface RunIdentity {
   readonly segments: number | null;
   /** the nodes not up, by status ("1 down", "1 down, 1 joining"), when the figures are a cursor's (Replay's identityAtCursor) */
   readonly nodesNotUp?: string;
+  /** `nodes` is the run's start and its faults change the nodes (a picture of the whole run: "3 nodes at the start") */
+  readonly nodesAtStart?: boolean;
   /** when `nodes` is the cluster's at a cursor, not the run's start: that time, ms since run start ("at 7.50 s") */
   readonly topologyAtMs?: number;
   /** null: unknown (an imported events file) */
@@ -48,9 +52,14 @@ export function pairTogglesText(a: ClientConfig | null, b: ClientConfig | null):
 }
 
 /** the nodes, with those not up ("3 nodes (1 down)"); '' when unknown */
-export function nodesText(id: Pick<RunIdentity, 'nodes' | 'nodesNotUp'>): string {
+export function nodesText(id: Pick<RunIdentity, 'nodes' | 'nodesNotUp' | 'nodesAtStart'>): string {
   if (id.nodes === null) return '';
-  return `${id.nodes} nodes${id.nodesNotUp ? ` (${id.nodesNotUp})` : ''}`;
+  return `${id.nodes} nodes${id.nodesNotUp ? ` (${id.nodesNotUp})` : ''}${id.nodesAtStart === true ? ' at the start' : ''}`;
+}
+
+/** a whole-run picture's identity: its node count marked as the start's when the run's faults change the nodes */
+export function wholeRunIdentity(id: RunIdentity, faults: readonly { readonly action: FaultAction }[]): RunIdentity {
+  return faults.some((f) => changesNodes(f.action)) ? { ...id, nodesAtStart: true } : id;
 }
 
 /** " at 7.50 s" when the identity's cluster is a cursor's, else '' */

@@ -16,7 +16,7 @@ import type { InvariantComparison, InvariantVerdict } from '../../core/replay/co
 import type { Scenario } from '../../core/sim/scenario';
 import { selectConfigSummary } from '../store/selectors';
 import type { DeltaSection } from '../compare/deltaRows';
-import { nodesText, topologyAtText, type RunIdentity } from './caption';
+import { nodesText, topologyAtText, wholeRunIdentity, type RunIdentity } from './caption';
 import { cleanSvgMarkup, escapeXml as esc } from './svgDoc';
 
 export interface ReportChart {
@@ -96,7 +96,10 @@ code { font-family: 'JetBrains Mono', ui-monospace, Menlo, monospace; font-size:
  * ("4 nodes at 7.50 s, 3 at the start · 64 segments · …").
  */
 export function clusterLine(s: Scenario, atCursor?: RunIdentity): string {
-  const nodes = atCursor?.topologyAtMs === undefined ? `${s.cluster.nodes} nodes` : `${nodesText(atCursor)}${topologyAtText(atCursor)}, ${s.cluster.nodes} at the start`;
+  const nodes =
+    atCursor?.topologyAtMs === undefined
+      ? nodesText(wholeRunIdentity({ scenario: s.name, seed: s.seed, nodes: s.cluster.nodes, segments: s.cluster.segments, client: s.client, source: '' }, s.faults))
+      : `${nodesText(atCursor)}${topologyAtText(atCursor)}, ${s.cluster.nodes} at the start`;
   return `${nodes} · ${s.cluster.segments} segments · ${s.cluster.replicas} replica(s) · ${(s.durationMs / 1000).toFixed(1)} s`;
 }
 
