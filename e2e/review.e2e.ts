@@ -106,7 +106,8 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     // every row says which direction is better
     const directions = await v.locator('table[data-testid=compare-metrics] tr[data-testid^=compare-metric-] small.better').allInnerTexts();
     expect(directions).toHaveLength(ids.length);
-    for (const d of directions) expect(d).toMatch(/^(higher|lower) is better$/);
+    // (a rate of rare writes also gives the counts behind it)
+    for (const d of directions) expect(d).toMatch(/^(higher|lower) is better( · \d[\d,]* vs \d[\d,]* writes(: too few to tell apart \(uncoloured\))?)?$/);
     // colours: the cell of the better side is green (win), the other red (lose)
     const colours = async (id: string) => {
       const row = v.getByTestId(`compare-metric-${id}`);
@@ -128,6 +129,10 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     expect(await colours('zeroHealthySeconds')).toMatchObject({ win: 'a', cls: ['win', 'lose'] });
     expect(await colours('healthyOkPerSecondInFaultWindow')).toMatchObject({ win: 'a', cls: ['win', 'lose'] });
     expect(await colours('attemptsPerOp')).toMatchObject({ win: 'a' });
+    // a rate of rare writes is coloured only when its counts tell the sides apart (1 vs 1 ambiguous writes read green vs red)
+    const rare = await v.getByTestId('compare-metric-ambiguousWrites').locator('small.better').innerText();
+    expect(rare).toBe('lower is better · 1 vs 1 writes: too few to tell apart (uncoloured)');
+    expect(await colours('ambiguousWrites')).toMatchObject({ win: '', cls: ['', ''] });
     const green = served.color;
     const red = await v.getByTestId('compare-metric-servedOps').locator('td.num').nth(1).evaluate((td) => getComputedStyle(td).color);
     expect(green).not.toBe(red);
