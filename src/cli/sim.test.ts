@@ -196,6 +196,17 @@ describe('bad input exits 2 with a clear message', () => {
   );
 
   it(
+    "a bad scenario file and a bad environment are reported together (fixing the file revealed the environment's only then)",
+    () => {
+      const r = sim([scenarioFile('bad-and-env.json', JSON.stringify({ name: 'x', seed: 1, durationMs: -5 }))], { ZARIS_REQUEST_TIMEOUT: 'abc', ZARIS_DISABLE_RETRIES: 'maybe' });
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: invalid .*bad-and-env\.json:\n  - durationMs: .*\nerror: invalid environment \(ZARIS_\* variables\):\n  - ZARIS_REQUEST_TIMEOUT: .*"abc"\n  - ZARIS_DISABLE_RETRIES: .*"maybe"\n$/);
+    },
+    SLOW,
+  );
+
+  it(
     'a bad flag is one line naming it and where the options are',
     () => {
       const r = sim(['steady', '--seed', 'x']);

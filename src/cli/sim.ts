@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { InputError } from '../core/validation';
 import { escapeControls } from '../core/jsonText';
 import { findPreset, PRESET_IDS } from '../core/sim/presets';
-import { loadScenario, parseScenarioText, type Scenario } from '../core/sim/scenario';
+import { ENV_SOURCE, environmentIssues, loadScenario, parseScenarioText, type Scenario } from '../core/sim/scenario';
 import { runScenario, type RunSummary } from '../core/sim/runScenario';
 import { describeEstimate, ESTIMATE_FROM_SECONDS, estimateRun, PROGRESS_LINES_FROM_SECONDS, progressSlices, type RunEstimate } from '../core/sim/estimate';
 import { NoProgressError } from '../core/time/virtualScheduler';
@@ -254,9 +254,15 @@ async function main(): Promise<number> {
   } catch (e) {
     if (e instanceof InputError) {
       // one line per bad field, but a generated file with thousands of bad entries does not flood the terminal
-      const shown = e.issues.slice(0, MAX_ISSUE_LINES).map((i) => `  - ${escapeControls(i.path || '(file)')}: ${escapeControls(i.message)}`);
-      const more = e.issues.length - shown.length;
-      process.stderr.write(`error: invalid ${escapeControls(e.source)}:\n${shown.join('\n')}\n${more > 0 ? `  … and ${more} more problems (fix these first)\n` : ''}`);
+      const report = (source: string, issues: readonly { readonly path: string; readonly message: string }[]) => {
+        const shown = issues.slice(0, MAX_ISSUE_LINES).map((i) => `  - ${escapeControls(i.path || '(file)')}: ${escapeControls(i.message)}`);
+        const more = issues.length - shown.length;
+        process.stderr.write(`error: invalid ${escapeControls(source)}:\n${shown.join('\n')}\n${more > 0 ? `  … and ${more} more problems (fix these first)\n` : ''}`);
+      };
+      report(e.source, e.issues);
+      // the environment's mistakes too, when the file's stopped the run before they were read
+      const env = e.source === ENV_SOURCE ? [] : environmentIssues(process.env).filter((i) => !e.issues.some((x) => x.path === i.path));
+      if (env.length > 0) report(ENV_SOURCE, env);
       return 2;
     }
     throw e;

@@ -149,6 +149,23 @@ export interface Scenario {
  * are resolved through the one config resolver, so the SPEC §7 environment
  * names override the file. Throws an {@link InputError} naming every bad field.
  */
+/** what reports the environment's own mistakes */
+export const ENV_SOURCE = 'environment (ZARIS_* variables)';
+
+/**
+ * The environment's own mistakes (ZARIS_* variables), checked without a scenario: the CLI lists
+ * them beside a scenario file's, so fixing the file does not reveal a second round of errors.
+ */
+export function environmentIssues(env: Readonly<Record<string, string | undefined>>): InputIssue[] {
+  try {
+    resolveClientConfig({}, env, undefined, ENV_SOURCE);
+    return [];
+  } catch (e) {
+    if (e instanceof InputError) return e.issues.filter((i) => isZarisEnvName(i.path));
+    throw e;
+  }
+}
+
 export function loadScenario(input: unknown, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}, engine: ScenarioEngine = 'sim'): Scenario {
   const schema = engine === 'redis' ? redisScenarioSchema : scenarioSchema;
   const parsed = schema.safeParse(input);
@@ -161,7 +178,7 @@ export function loadScenario(input: unknown, source = 'scenario', env: Readonly<
     if (e instanceof InputError) {
       // the environment's own mistakes are its own, not the scenario's
       const fromEnv = e.issues.every((i) => isZarisEnvName(i.path));
-      throw new InputError(fromEnv ? 'environment (ZARIS_* variables)' : source, e.issues.map((i): InputIssue => (isZarisEnvName(i.path) ? i : { ...i, path: `client.${i.path}` })));
+      throw new InputError(fromEnv ? ENV_SOURCE : source, e.issues.map((i): InputIssue => (isZarisEnvName(i.path) ? i : { ...i, path: `client.${i.path}` })));
     }
     throw e;
   }
