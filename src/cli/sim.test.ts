@@ -201,7 +201,7 @@ describe('bad input exits 2 with a clear message', () => {
       const r = sim([scenarioFile('bad-and-env.json', JSON.stringify({ name: 'x', seed: 1, durationMs: -5 }))], { ZARIS_REQUEST_TIMEOUT: 'abc', ZARIS_DISABLE_RETRIES: 'maybe' });
       expect(r.status).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^error: invalid .*bad-and-env\.json:\n  - durationMs: .*\nerror: invalid environment \(ZARIS_\* variables\):\n  - ZARIS_REQUEST_TIMEOUT: .*"abc"\n  - ZARIS_DISABLE_RETRIES: .*"maybe"\n$/);
+      expect(r.stderr).toMatch(/^error: invalid .*bad-and-env\.json:\n {2}- durationMs: .*\nerror: invalid environment \(ZARIS_\* variables\):\n {2}- ZARIS_REQUEST_TIMEOUT: .*"abc"\n {2}- ZARIS_DISABLE_RETRIES: .*"maybe"\n$/);
     },
     SLOW,
   );
