@@ -115,7 +115,8 @@ export class SimCluster {
     (own.stores[req.segment] as SegmentStore).set(req.key, entry);
     const seg = st.segment(req.segment);
     let shrunk = false;
-    this.unacked.length = 0;
+    // (emptied only when needed: setting an array's length is a runtime call, and most writes leave it empty)
+    if (this.unacked.length !== 0) this.unacked.length = 0;
     for (const r of seg.replicas) {
       if (st.isServing(r)) this.store(r, req.segment).set(req.key, entry);
       else if (st.node(r).status === 'hung') this.unacked.push(r);
