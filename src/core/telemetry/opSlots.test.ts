@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng';
-import { OpSlots } from './opSlots';
+import { OP_SLOT_RING, OpSlots } from './opSlots';
 
 describe('OpSlots', () => {
   it('gives each held id one slot until it is deleted', () => {
@@ -18,7 +18,7 @@ describe('OpSlots', () => {
   it('keeps ids that share a ring slot apart, and grows the columns past the ring', () => {
     const grown: number[] = [];
     const s = new OpSlots((n) => grown.push(n));
-    const ring = 1 << 11;
+    const ring = OP_SLOT_RING;
     const ids = Array.from({ length: ring + 5 }, (_, i) => 7 + i * ring);
     const slots = ids.map((id) => s.add(id));
     expect(new Set(slots).size).toBe(ids.length);
