@@ -138,3 +138,36 @@ describe('a crash between a write and its reply', () => {
     expect(e.applies?.report().ambiguous.total).toBe(0);
   });
 });
+
+describe('a hang between a write and its reply', () => {
+  // segment 1: owner 1, replica 2; replication takes 20 ms, so the owner holds the reply that long
+  const input: ScenarioInput = { ...quiet, client: { ...quiet.client, maxAttempts: 1 }, cluster: { ...quiet.cluster, replicationMs: 20 } };
+
+  function putThenHang(hangAfterMs: number) {
+    const { e, rec } = engine(input);
+    const key = keyIn(1);
+    let result: OpResult | undefined;
+    const op = e.client.execute({ kind: 'put', key, value: 'x' }, (r) => (result = r));
+    e.runTo(e.now + hangAfterMs);
+    expect(e.cluster.store(1, 1).get(key)?.version).toBe(1); // committed
+    e.inject({ action: 'hang', node: 1 });
+    e.runTo(20_000);
+    const attempts = rec.events.filter((x) => x.type === 'attempt.end' && x.op === op);
+    return { e, op, result, first: attempts[0] };
+  }
+
+  it('the owner hangs before it sent the reply: it never sends it, the client times out although the write was applied, and the audit lists it', () => {
+    const { e, op, result, first } = putThenHang(5);
+    expect(first).toMatchObject({ node: 1, error: TransportErrorCode.Timeout });
+    expect(result).toMatchObject({ error: TransportErrorCode.Timeout });
+    const audit = e.applies?.report().ambiguous;
+    expect(audit?.list.map((w) => [w.op, w.case])).toEqual([[op, 'appliedReportedFailed']]);
+  });
+
+  it('the owner hangs after it sent the reply: the reply on the wire still arrives', () => {
+    const { e, result, first } = putThenHang(21);
+    expect(first).toMatchObject({ node: 1, status: KvStatus.Ok });
+    expect(result).toMatchObject({ status: KvStatus.Ok, reason: 'success' });
+    expect(e.applies?.report().ambiguous.total).toBe(0);
+  });
+});

@@ -30,6 +30,12 @@ export interface SimNode {
    * replicas' acks — is lost with it (`simNetwork.ts`)
    */
   crashedAt: number;
+  /**
+   * virtual time the node's current (or last) hang began (-Infinity before any): a reply it had not
+   * sent yet by then is not sent while it is hung — it answers nothing — so the client times out
+   * (`simNetwork.ts`)
+   */
+  hungAt: number;
   /** the faults on this node's client link (slow, lost ack, partition, garble) */
   readonly link: LinkFaults;
   /** per segment: 1 while this node is fenced as the old owner of a handoff */
@@ -60,6 +66,7 @@ export class SimCluster {
         id: this.simNodes.length,
         busyUntil: 0,
         crashedAt: -Infinity,
+        hungAt: -Infinity,
         link: createLinkFaults(),
         fenced: new Uint8Array(segments),
         stores: Array.from({ length: segments }, () => new Map<string, Entry>()),

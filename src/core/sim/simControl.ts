@@ -57,12 +57,16 @@ export class SimControl {
     this.driver.announce();
   }
 
-  /** carries out one fault now; a node it crashed notes the time (its unsent replies are lost: `simNetwork.ts`) */
+  /** carries out one fault now; a node it crashed or hung notes the time (its unsent replies are lost or held: `simNetwork.ts`) */
   apply(f: FaultCommand): void {
     const nodes = this.cluster.control.nodes;
     const before = nodes.map((n) => n.incarnation);
+    const wasHung = nodes.map((n) => n.status === 'hung');
     this.driver.apply(f);
-    for (const n of nodes) if (n.status === 'down' && n.incarnation !== before[n.id]) this.cluster.node(n.id).crashedAt = this.scheduler.now();
+    for (const n of nodes) {
+      if (n.status === 'down' && n.incarnation !== before[n.id]) this.cluster.node(n.id).crashedAt = this.scheduler.now();
+      else if (n.status === 'hung' && wasHung[n.id] !== true) this.cluster.node(n.id).hungAt = this.scheduler.now();
+    }
   }
 
   private dataPlane(): DataPlane {

@@ -3,7 +3,8 @@
  * Each link is FIFO (like one TCP connection); each node serves one request
  * at a time with a per-kind service time, so herds and storms load real
  * nodes. A crashed node refuses (NodeUnavailable) and resets in-flight
- * requests (Socket); a hung node never answers (Timeout). The link faults
+ * requests (Socket); a hung node never answers (Timeout), not even a write it
+ * committed before the hang whose reply waited for its replicas. The link faults
  * (slow, lost ack, one-way partition, garbled reply) are the shared rules
  * of `cluster/linkFaults.ts`.
  */
@@ -66,7 +67,16 @@ function serveFlight(f: Flight): void {
  * wire at the crash still arrives.
  */
 function answerFlight(f: Flight): void {
-  if (f.outcome === f && f.node.incarnation !== f.incarnation && f.sim.crashedAt < f.sentAt) f.outcome = RESET;
+  if (f.outcome === f) {
+    if (f.node.incarnation !== f.incarnation) {
+      if (f.sim.crashedAt < f.sentAt) f.outcome = RESET;
+    } else if (f.sim.hungAt < f.sentAt && f.node.status === 'hung') {
+      // hung (still, since before its reply was due) before it sent the reply: a hung node answers nothing, so the
+      // client times out, although the write was applied (a resume within the last link delay is not seen)
+      f.net.timeOutAtDeadline(f);
+      return;
+    }
+  }
   f.done(f.outcome);
 }
 
@@ -180,6 +190,12 @@ export class SimNetwork implements Transport {
       });
     }
     return REPLICATION_TIMEOUT_MS;
+  }
+
+  /** @internal the reply is not coming: the client's timeout ends the attempt at its deadline */
+  timeOutAtDeadline(f: Flight): void {
+    f.outcome = TIMEOUT;
+    this.scheduler.atCall(f.deadline, answerFlight, f);
   }
 
   /** the answer reaches the client at `at`, or the client times out first */
