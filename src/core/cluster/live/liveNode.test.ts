@@ -48,6 +48,21 @@ describe('LiveNode (pure)', () => {
     expect(n.ready()).toEqual([{ kind: 'reply', replyTo: 7, reply: { status: 'Ok', version: 1 } }]);
   });
 
+  it('hung after a write committed but before its reply went out: it sends no reply, even once the ack and the disk come (the headless rule)', () => {
+    const n = owner0();
+    n.request(put, 7, 10);
+    const rep = n.ready().find((o) => o.kind === 'peer');
+    const id = rep?.kind === 'peer' && rep.msg.kind === 'rep' ? rep.msg.id : -1;
+    n.fromControl({ kind: 'hang', on: true }, 11);
+    n.fromPeer(1, { kind: 'repAck', id }, 12);
+    n.ready();
+    n.fromControl({ kind: 'persisted', seq: 1 }, 13);
+    expect(replies(n.ready())).toEqual([]);
+    // resumed: the held reply stays unsent (the client has timed out)
+    n.fromControl({ kind: 'hang', on: false }, 14);
+    expect(replies(n.ready())).toEqual([]);
+  });
+
   it('a replica whose ack does not come in time is reported lost, and the write is acknowledged without it', () => {
     const n = owner0();
     n.request(put, 7, 10);

@@ -129,6 +129,9 @@ export class LiveNode {
   }
 
   private reply(replyTo: number, reply: NodeReply): void {
+    // a hung node answers nothing: not even a write it committed before the hang whose acks came in during it
+    // (the client times out although the write was applied; the headless shell's rule, `sim/simNetwork.ts`)
+    if (this.hung) return;
     this.outbox.push({ kind: 'reply', replyTo, reply });
   }
 
