@@ -105,22 +105,25 @@ describe('one-way partition and garbled replies', () => {
   });
 });
 
-describe('a crash between a write and its reply', () => {
-  // segment 1: owner 1, replica 2; replication takes 20 ms, so the owner holds the reply that long
-  const input: ScenarioInput = { ...quiet, cluster: { ...quiet.cluster, replicationMs: 20 } };
+/**
+ * A put on segment 1 (owner 1, replica 2; replication takes 20 ms, so the owner holds the reply that
+ * long), then `fault` on node 1 `afterMs` later: the first attempt's end, the op's result, the audit.
+ */
+function putThen(fault: 'failover' | 'hang', afterMs: number, client: ScenarioInput['client'] = quiet.client) {
+  const { e, rec } = engine({ ...quiet, client, cluster: { ...quiet.cluster, replicationMs: 20 } });
+  const key = keyIn(1);
+  let result: OpResult | undefined;
+  const op = e.client.execute({ kind: 'put', key, value: 'x' }, (r) => (result = r));
+  e.runTo(e.now + afterMs);
+  expect(e.cluster.store(2, 1).get(key)?.version).toBe(1); // committed and replicated
+  e.inject({ action: fault, node: 1 });
+  e.runTo(20_000);
+  const attempts = rec.events.filter((x) => x.type === 'attempt.end' && x.op === op);
+  return { e, op, result, first: attempts[0] };
+}
 
-  function putThenCrash(crashAfterMs: number) {
-    const { e, rec } = engine(input);
-    const key = keyIn(1);
-    let result: OpResult | undefined;
-    const op = e.client.execute({ kind: 'put', key, value: 'x' }, (r) => (result = r));
-    e.runTo(e.now + crashAfterMs);
-    expect(e.cluster.store(2, 1).get(key)?.version).toBe(1); // committed and replicated
-    e.inject({ action: 'failover', node: 1 });
-    e.runTo(20_000);
-    const attempts = rec.events.filter((x) => x.type === 'attempt.end' && x.op === op);
-    return { e, op, result, first: attempts[0] };
-  }
+describe('a crash between a write and its reply', () => {
+  const putThenCrash = (afterMs: number) => putThen('failover', afterMs);
 
   it('the owner crashes before it sent the reply: the client sees the connection reset although the write was applied, and the audit lists it', () => {
     const { e, op, result, first } = putThenCrash(5);
@@ -140,21 +143,8 @@ describe('a crash between a write and its reply', () => {
 });
 
 describe('a hang between a write and its reply', () => {
-  // segment 1: owner 1, replica 2; replication takes 20 ms, so the owner holds the reply that long
-  const input: ScenarioInput = { ...quiet, client: { ...quiet.client, maxAttempts: 1 }, cluster: { ...quiet.cluster, replicationMs: 20 } };
-
-  function putThenHang(hangAfterMs: number) {
-    const { e, rec } = engine(input);
-    const key = keyIn(1);
-    let result: OpResult | undefined;
-    const op = e.client.execute({ kind: 'put', key, value: 'x' }, (r) => (result = r));
-    e.runTo(e.now + hangAfterMs);
-    expect(e.cluster.store(1, 1).get(key)?.version).toBe(1); // committed
-    e.inject({ action: 'hang', node: 1 });
-    e.runTo(20_000);
-    const attempts = rec.events.filter((x) => x.type === 'attempt.end' && x.op === op);
-    return { e, op, result, first: attempts[0] };
-  }
+  // one attempt: the timeout is the op's answer
+  const putThenHang = (afterMs: number) => putThen('hang', afterMs, { ...quiet.client, maxAttempts: 1 });
 
   it('the owner hangs before it sent the reply: it never sends it, the client times out although the write was applied, and the audit lists it', () => {
     const { e, op, result, first } = putThenHang(5);
