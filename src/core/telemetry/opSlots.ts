@@ -9,14 +9,15 @@
  * Op ids are handed out in sequence and most operations end soon after
  * they start, so an id's slot is `id & mask` in a ring; an id whose ring
  * slot is still held by a long-running older operation gets a slot past the
- * ring (a Map finds it), so any id set works (only slower). The ring is small (1,024 ids: the columns of the three
- * sinks stay in the cache; 2,048 measured 1–3 % slower and 512 3–4 % slower
- * per headless run, although fewer ids spill the larger it is). The owner's columns hold {@link capacity} entries: when
+ * ring (a Map finds it), so any id set works (only slower). The ring is small (2,048 ids: the columns of the three
+ * sinks stay in the cache; a larger ring measured slower although fewer ids
+ * spill; 1,024 measured ≈ 1.4 % faster on the benchmark's scenario, near the noise, and would spill a storm's 2,048
+ * long-running ids). The owner's columns hold {@link capacity} entries: when
  * overflow slots run out, the capacity doubles and `onGrow` is called to
  * grow the columns (copy them with `grownF64` and friends, `core/grownColumns.ts`).
  */
 /** ids the ring holds */
-export const OP_SLOT_RING = 1 << 10;
+export const OP_SLOT_RING = 1 << 11;
 const RING = OP_SLOT_RING;
 const MASK = RING - 1;
 
