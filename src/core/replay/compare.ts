@@ -259,8 +259,11 @@ export function compareRuns(a: RunSummary, b: RunSummary, faultWindow?: FaultWin
   const svc = (s: RunSummary): ServiceTally => (s === a ? svcA : svcB);
   const perOp = (s: RunSummary, n: number): number | null => (s.ops.total === 0 ? null : round3(n / s.ops.total));
   const perKiloWrites = (s: RunSummary, n: number): number | null => (s.writes.ambiguous.audited === 0 ? null : round3((1000 * n) / s.writes.ambiguous.audited));
-  // a rate of rare events carries its counts, so that too few of them are not called better or worse (winnerOf)
-  const rareWrites = (m: MetricDelta, n: (s: RunSummary) => number): MetricDelta => ({ ...m, counts: { a: n(a), b: n(b), perA: a.writes.ambiguous.audited, perB: b.writes.ambiguous.audited } });
+  // a rate of rare writes per 1,000 carries its counts, so that too few of them are not called better or worse (winnerOf)
+  const perKiloWritesOf = (id: MetricId, label: string, n: (s: RunSummary) => number): MetricDelta => ({
+    ...metric(id, 'writes', label, 'per 1k', 'lower', (s) => perKiloWrites(s, n(s))),
+    counts: { a: n(a), b: n(b), perA: a.writes.ambiguous.audited, perB: b.writes.ambiguous.audited },
+  });
   const part = (label: string, f: (t: ServiceTally) => number): MetricPart => ({ label, a: f(svcA), b: f(svcB) });
   const metrics: MetricDelta[] = [
     metric('servedOps', 'service', 'operations served (ok or a real answer)', 'ops', 'higher', (s) => svc(s).served),
@@ -274,9 +277,9 @@ export function compareRuns(a: RunSummary, b: RunSummary, faultWindow?: FaultWin
     metric('p99LatencyMs', 'service', 'p99 latency of ended operations', 'ms', 'lower', (s) => (s.ops.total === 0 ? null : s.latencyMs.p99)),
     // a side can serve more by retrying what it should not: these say what its writes did (the ambiguous-write audit),
     // per 1,000 writes that ended (a side that wrote less would read better by its count alone)
-    rareWrites(metric('ambiguousWrites', 'writes', 'writes applied, but the caller could not know (ambiguous), per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.ambiguous.total)), (s) => s.writes.ambiguous.total),
-    rareWrites(metric('duplicateApplies', 'writes', 'extra applies of writes applied more than once, per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.duplicateApplies)), (s) => s.writes.duplicateApplies),
-    rareWrites(metric('casIncrementedAgain', 'writes', 'CAS increments applied again (a counter counted twice), per 1,000 writes', 'per 1k', 'lower', (s) => perKiloWrites(s, s.writes.ambiguous.casIncrementedAgain)), (s) => s.writes.ambiguous.casIncrementedAgain),
+    perKiloWritesOf('ambiguousWrites', 'writes applied, but the caller could not know (ambiguous), per 1,000 writes', (s) => s.writes.ambiguous.total),
+    perKiloWritesOf('duplicateApplies', 'extra applies of writes applied more than once, per 1,000 writes', (s) => s.writes.duplicateApplies),
+    perKiloWritesOf('casIncrementedAgain', 'CAS increments applied again (a counter counted twice), per 1,000 writes', (s) => s.writes.ambiguous.casIncrementedAgain),
     metric('attemptsPerOp', 'amplification', 'attempts per operation', '×', 'lower', (s) => perOp(s, s.attempts.total)),
     metric('refreshRequestsPerOp', 'amplification', 'map refresh requests per operation', '×', 'lower', (s) => perOp(s, s.refresh.requested)),
     metric('maxAttemptsPerOp', 'amplification', 'max attempts of one operation', 'attempts', 'lower', (s) => s.attempts.maxPerOp),

@@ -144,11 +144,6 @@ export interface Scenario {
   readonly changes: readonly ConfigChange[];
 }
 
-/**
- * Validates a scenario (parsed JSON) and applies defaults. Client settings
- * are resolved through the one config resolver, so the SPEC §7 environment
- * names override the file. Throws an {@link InputError} naming every bad field.
- */
 /** what reports the environment's own mistakes */
 export const ENV_SOURCE = 'environment (ZARIS_* variables)';
 
@@ -166,6 +161,11 @@ export function environmentIssues(env: Readonly<Record<string, string | undefine
   }
 }
 
+/**
+ * Validates a scenario (parsed JSON) and applies defaults. Client settings
+ * are resolved through the one config resolver, so the SPEC §7 environment
+ * names override the file. Throws an {@link InputError} naming every bad field.
+ */
 export function loadScenario(input: unknown, source = 'scenario', env: Readonly<Record<string, string | undefined>> = {}, engine: ScenarioEngine = 'sim'): Scenario {
   const schema = engine === 'redis' ? redisScenarioSchema : scenarioSchema;
   const parsed = schema.safeParse(input);

@@ -57,9 +57,14 @@ export function nodesText(id: Pick<RunIdentity, 'nodes' | 'nodesNotUp' | 'nodesA
   return `${id.nodes} nodes${id.nodesNotUp ? ` (${id.nodesNotUp})` : ''}${id.nodesAtStart === true ? ' at the start' : ''}`;
 }
 
+/** the run's faults change its nodes (a whole-run picture's node count is then the start's) */
+export function faultsChangeNodes(faults: readonly { readonly action: FaultAction }[]): boolean {
+  return faults.some((f) => changesNodes(f.action));
+}
+
 /** a whole-run picture's identity: its node count marked as the start's when the run's faults change the nodes */
 export function wholeRunIdentity(id: RunIdentity, faults: readonly { readonly action: FaultAction }[]): RunIdentity {
-  return faults.some((f) => changesNodes(f.action)) ? { ...id, nodesAtStart: true } : id;
+  return faultsChangeNodes(faults) ? { ...id, nodesAtStart: true } : id;
 }
 
 /** " at 7.50 s" when the identity's cluster is a cursor's, else '' */

@@ -16,7 +16,7 @@ import type { InvariantComparison, InvariantVerdict } from '../../core/replay/co
 import type { Scenario } from '../../core/sim/scenario';
 import { selectConfigSummary } from '../store/selectors';
 import type { DeltaSection } from '../compare/deltaRows';
-import { nodesText, topologyAtText, wholeRunIdentity, type RunIdentity } from './caption';
+import { faultsChangeNodes, nodesText, topologyAtText, type RunIdentity } from './caption';
 import { cleanSvgMarkup, escapeXml as esc } from './svgDoc';
 
 export interface ReportChart {
@@ -98,7 +98,7 @@ code { font-family: 'JetBrains Mono', ui-monospace, Menlo, monospace; font-size:
 export function clusterLine(s: Scenario, atCursor?: RunIdentity): string {
   const nodes =
     atCursor?.topologyAtMs === undefined
-      ? nodesText(wholeRunIdentity({ scenario: s.name, seed: s.seed, nodes: s.cluster.nodes, segments: s.cluster.segments, client: s.client, source: '' }, s.faults))
+      ? nodesText({ nodes: s.cluster.nodes, nodesAtStart: faultsChangeNodes(s.faults) })
       : `${nodesText(atCursor)}${topologyAtText(atCursor)}, ${s.cluster.nodes} at the start`;
   return `${nodes} · ${s.cluster.segments} segments · ${s.cluster.replicas} replica(s) · ${(s.durationMs / 1000).toFixed(1)} s`;
 }
