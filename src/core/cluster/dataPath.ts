@@ -54,8 +54,17 @@ export function routeAt(view: RoutingView, node: NodeId, fenced: boolean, req: D
   return ownershipFailureStatus(view, req.segment);
 }
 
-/** What a served request comes to: an answer, or a write to commit. */
-export type Evaluation = { readonly reply: DataReply; readonly commit?: undefined } | { readonly commit: Entry; readonly reply?: undefined };
+/**
+ * What a served request comes to: an answer (a reply, it has a status), or
+ * the entry a write commits (no status). One object, no wrapper: this runs
+ * on every request a node serves.
+ */
+export type Evaluation = DataReply | Entry;
+
+/** whether {@link evaluate} came to a write to commit (else it is the reply) */
+export function isCommit(ev: Evaluation): ev is Entry {
+  return !('status' in ev);
+}
 
 /**
  * The owner's answer to a request against its own store: a read's value, a
@@ -67,16 +76,16 @@ export function evaluate(store: ReadonlyMap<string, Entry>, req: DataRequest): E
   const exists = current !== undefined && current.value !== null;
   const version = current?.version ?? 0;
   if (req.kind === 'get') {
-    return { reply: exists ? { status: KvStatus.Ok, value: current.value as string, version } : { status: KvStatus.NotFound, version } };
+    return exists ? { status: KvStatus.Ok, value: current.value as string, version } : { status: KvStatus.NotFound, version };
   }
   const cond = req.cond;
   if (req.kind === 'put') {
-    if (cond?.ifAbsent === true && exists) return { reply: { status: KvStatus.Conflict, version } };
-    if (cond?.ifMatchVersion !== undefined && (!exists || version !== cond.ifMatchVersion)) return { reply: { status: KvStatus.Conflict, version } };
-    return { commit: { value: req.value ?? '', version: version + 1 } };
+    if (cond?.ifAbsent === true && exists) return { status: KvStatus.Conflict, version };
+    if (cond?.ifMatchVersion !== undefined && (!exists || version !== cond.ifMatchVersion)) return { status: KvStatus.Conflict, version };
+    return { value: req.value ?? '', version: version + 1 };
   }
-  if (!exists) return { reply: { status: KvStatus.NotFound, version } };
-  if (cond?.ifAbsent === true) return { reply: { status: KvStatus.Conflict, version } };
-  if (cond?.ifMatchVersion !== undefined && version !== cond.ifMatchVersion) return { reply: { status: KvStatus.Conflict, version } };
-  return { commit: { value: null, version: version + 1 } };
+  if (!exists) return { status: KvStatus.NotFound, version };
+  if (cond?.ifAbsent === true) return { status: KvStatus.Conflict, version };
+  if (cond?.ifMatchVersion !== undefined && version !== cond.ifMatchVersion) return { status: KvStatus.Conflict, version };
+  return { value: null, version: version + 1 };
 }

@@ -11,7 +11,7 @@ import type { DataReply, DataRequest, MapReply } from '../domain/protocol';
 import { KvStatus } from '../domain/status';
 import type { ClusterConfig } from './clusterConfig';
 import type { NodeStatus, SegmentPhase } from './controlState';
-import { evaluate, routeAt, type RoutingView } from './dataPath';
+import { evaluate, isCommit, routeAt, type RoutingView } from './dataPath';
 import { applyNewer, liveKeys, type Entry, type SegmentStore } from './segmentStore';
 
 /** The control plane's view as pushed to nodes. */
@@ -139,13 +139,13 @@ export class NodeCore {
     const route = routeAt(this.view, this.self, this.isFenced(req.segment), req);
     if (route !== 'serve') return { reply: { status: route }, replicate: null };
     const store = this.stores[req.segment] as SegmentStore;
-    const ev = evaluate(store, req);
-    if (ev.commit === undefined) return { reply: ev.reply, replicate: null };
-    store.set(req.key, ev.commit);
+    const entry = evaluate(store, req);
+    if (!isCommit(entry)) return { reply: entry, replicate: null };
+    store.set(req.key, entry);
     const replicas = this.view.segment(req.segment).replicas.filter((r) => r !== this.self);
     return {
-      reply: { status: KvStatus.Ok, version: ev.commit.version },
-      replicate: { segment: req.segment, key: req.key, entry: ev.commit, replicas },
+      reply: { status: KvStatus.Ok, version: entry.version },
+      replicate: { segment: req.segment, key: req.key, entry, replicas },
     };
   }
 
