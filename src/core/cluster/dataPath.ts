@@ -67,6 +67,15 @@ export function isCommit(ev: Evaluation): ev is Entry {
 }
 
 /**
+ * A reply without a value. Every reply a node builds has the same fields in
+ * the same order (`value` undefined when there is none): one object shape,
+ * so the client's reads of a reply stay monomorphic on the hot path.
+ */
+export function answer(status: KvStatus, version: number | undefined): DataReply {
+  return { status, value: undefined, version };
+}
+
+/**
  * The owner's answer to a request against its own store: a read's value, a
  * failed condition (`Conflict`), an absent key (`NotFound`), or the entry a
  * write commits (version + 1; `value: null` is a delete's tombstone).
@@ -76,16 +85,16 @@ export function evaluate(store: ReadonlyMap<string, Entry>, req: DataRequest): E
   const exists = current !== undefined && current.value !== null;
   const version = current?.version ?? 0;
   if (req.kind === 'get') {
-    return exists ? { status: KvStatus.Ok, value: current.value as string, version } : { status: KvStatus.NotFound, version };
+    return { status: exists ? KvStatus.Ok : KvStatus.NotFound, value: exists ? (current.value as string) : undefined, version };
   }
   const cond = req.cond;
   if (req.kind === 'put') {
-    if (cond?.ifAbsent === true && exists) return { status: KvStatus.Conflict, version };
-    if (cond?.ifMatchVersion !== undefined && (!exists || version !== cond.ifMatchVersion)) return { status: KvStatus.Conflict, version };
+    if (cond?.ifAbsent === true && exists) return answer(KvStatus.Conflict, version);
+    if (cond?.ifMatchVersion !== undefined && (!exists || version !== cond.ifMatchVersion)) return answer(KvStatus.Conflict, version);
     return { value: req.value ?? '', version: version + 1 };
   }
-  if (!exists) return { status: KvStatus.NotFound, version };
-  if (cond?.ifAbsent === true) return { status: KvStatus.Conflict, version };
-  if (cond?.ifMatchVersion !== undefined && version !== cond.ifMatchVersion) return { status: KvStatus.Conflict, version };
+  if (!exists) return answer(KvStatus.NotFound, version);
+  if (cond?.ifAbsent === true) return answer(KvStatus.Conflict, version);
+  if (cond?.ifMatchVersion !== undefined && version !== cond.ifMatchVersion) return answer(KvStatus.Conflict, version);
   return { value: null, version: version + 1 };
 }

@@ -10,7 +10,7 @@ import type { DataReply, DataRequest } from '../domain/protocol';
 import { KvStatus } from '../domain/status';
 import type { ClusterConfig } from '../cluster/clusterConfig';
 import { ControlState } from '../cluster/controlState';
-import { evaluate, isCommit, routeAt } from '../cluster/dataPath';
+import { answer, evaluate, isCommit, routeAt } from '../cluster/dataPath';
 import { freshestCopy } from '../cluster/freshestCopy';
 import { createLinkFaults, type LinkFaults } from '../cluster/linkFaults';
 import { leaveReplicaSet } from '../cluster/replicaSet';
@@ -115,7 +115,7 @@ export class SimCluster {
     const st = this.control;
     const own = this.node(node);
     const route = routeAt(st, node, own.fenced[req.segment] === 1, req);
-    if (route !== 'serve') return { status: route };
+    if (route !== 'serve') return answer(route, undefined);
     const entry = evaluate(own.stores[req.segment] as SegmentStore, req);
     if (!isCommit(entry)) return entry;
     (own.stores[req.segment] as SegmentStore).set(req.key, entry);
@@ -131,7 +131,7 @@ export class SimCluster {
     // a crashed replica that missed the write leaves the replica set now (replicaSet.ts); a hung one is waited for
     if (shrunk) leaveReplicaSet(st, req.segment, (r) => !st.isServing(r) && !this.unacked.includes(r));
     onApply?.(req.op, req.key, entry.version);
-    return { status: KvStatus.Ok, version: entry.version };
+    return answer(KvStatus.Ok, entry.version);
   }
 
   /** a write's ack from `replica` did not come in time: it missed the write and leaves `segment`'s replica set (`replicaSet.ts`) */

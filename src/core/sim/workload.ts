@@ -213,13 +213,13 @@ export class Workload {
     const client = this.client;
     switch (kind) {
       case 'get':
-        client.execute({ kind: 'get', key, vu }, done);
+        client.execute({ kind: 'get', key, value: undefined, cond: undefined, vu }, done);
         return;
       case 'put':
-        client.execute({ kind: 'put', key, value: this.value(vu), vu }, done);
+        client.execute({ kind: 'put', key, value: this.value(vu), cond: undefined, vu }, done);
         return;
       case 'delete':
-        client.execute({ kind: 'delete', key, vu }, done);
+        client.execute({ kind: 'delete', key, value: undefined, cond: undefined, vu }, done);
         return;
       case 'createOnce':
         client.execute({ kind: 'put', key, value: this.value(vu), cond: { ifAbsent: true }, vu }, (r) => {
@@ -245,7 +245,7 @@ export class Workload {
    * ambiguous-write audit reports exactly those.)
    */
   private cas(vu: number, key: string, rereads: number, done: () => void, after?: { readonly op: number; readonly mine: string }): void {
-    this.client.execute({ kind: 'get', key, vu }, (read) => {
+    this.client.execute({ kind: 'get', key, value: undefined, cond: undefined, vu }, (read) => {
       if (read.status !== KvStatus.Ok && read.status !== KvStatus.NotFound) {
         done();
         return;
