@@ -25,6 +25,8 @@ export interface Transport {
    * Sends `request` to `node`. Calls `done` exactly once: with the node's
    * reply, or with an error — a {@link TransportFailure} for transport
    * problems (`Timeout` after `timeoutMs`), anything else is non-retryable.
+   * The outcome object is the caller's only during the call (the simulation
+   * reuses it for a later request); the reply it carries is the caller's to keep.
    */
   send(node: NodeId, request: NodeRequest, timeoutMs: number, done: (outcome: TransportOutcome) => void): void;
 }
