@@ -10,6 +10,7 @@ import { KvStatus } from '../domain/status';
 import { DEFAULT_CLUSTER_CONFIG, type ClusterConfig } from './clusterConfig';
 import type { NodeStatus, SegmentPhase } from './controlState';
 import { ownershipFailureStatus, routeAt } from './dataPath';
+import { leaveReplicaSet } from './replicaSet';
 import { SimCluster, type ApplyListener } from '../sim/simCluster';
 
 const SEG = 0;
@@ -260,7 +261,7 @@ describe('synchronous replication', () => {
       // acknowledgement for REPLICATION_TIMEOUT_MS), and only the timeout takes it out of the set
       expect(st.unacked).toEqual([2]);
       expect(st.control.segment(SEG).replicas).toEqual([1, 2]);
-      st.replicaAckTimedOut(SEG, 2);
+      leaveReplicaSet(st.control, SEG, (r) => r === 2); // what the control plane's replicaLost does first
     } else expect(st.unacked).toEqual([]); // a crash resets the connection: out at once
     expect(st.control.segment(SEG).replicas).toEqual([1]);
     // an ISR-like shrink: the epoch counts ownership changes (the crash's one

@@ -59,7 +59,13 @@ export class SimEngine {
     this.state = this.cluster.control;
     this.control = new SimControl(this.cluster, this.scheduler, root.stream(2), sink);
     const applies = this.applies;
-    this.network = new SimNetwork(this.cluster, this.scheduler, root.stream(1), applies ? (op) => applies.onApply(op) : undefined);
+    this.network = new SimNetwork(
+      this.cluster,
+      this.scheduler,
+      root.stream(1),
+      (segment, replica) => this.control.replicaLost(segment, replica),
+      applies ? (op) => applies.onApply(op) : undefined,
+    );
     this.client = new ZarisClient({
       scheduler: this.scheduler,
       transport: this.network,

@@ -99,8 +99,9 @@ export class SimCluster {
   /**
    * The hung replicas the last committed write could not reach: their acks
    * will not come, so the shell holds the write's acknowledgement for
-   * `REPLICATION_TIMEOUT_MS` and then calls {@link replicaAckTimedOut}, as a
-   * live owner does (`replicaSet.ts`). Empty after a write every replica got.
+   * `REPLICATION_TIMEOUT_MS` and then reports the replica lost to the control
+   * plane (`ControlPlane.replicaLost`), as a live owner does (`replicaSet.ts`).
+   * Empty after a write every replica got.
    */
   readonly unacked: NodeId[] = [];
 
@@ -134,8 +135,4 @@ export class SimCluster {
     return answer(KvStatus.Ok, entry.version);
   }
 
-  /** a write's ack from `replica` did not come in time: it missed the write and leaves `segment`'s replica set (`replicaSet.ts`) */
-  replicaAckTimedOut(segment: number, replica: NodeId): void {
-    leaveReplicaSet(this.control, segment, (r) => r === replica);
-  }
 }

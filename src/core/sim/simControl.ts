@@ -57,6 +57,11 @@ export class SimControl {
     this.driver.announce();
   }
 
+  /** a write's owner waited `REPLICATION_TIMEOUT_MS` for `replica`'s ack in vain (the network's report, as a live owner's) */
+  replicaLost(segment: number, replica: NodeId): void {
+    this.driver.replicaLost(segment, replica);
+  }
+
   /** carries out one fault now; a node it crashed or hung notes the time (its unsent replies are lost or held: `simNetwork.ts`) */
   apply(f: FaultCommand): void {
     const nodes = this.cluster.control.nodes;

@@ -44,6 +44,8 @@ class Flight {
   reply: NodeReply = UNSERVED;
   /** when the node sends its reply: when it served the request, or for a committed write when its replicas have acknowledged it */
   sentAt = Infinity;
+  /** false once released: a timer that still fires for it is a bug, and throws */
+  live = true;
   constructor(
     readonly net: SimNetwork,
     /** the control plane's record of the node (status, incarnation) */
@@ -62,7 +64,12 @@ class Flight {
 const NO_REQUEST: NodeRequest = { type: 'map' };
 const NO_CALLBACK = (): void => {};
 
+function assertLive(f: Flight): void {
+  if (!f.live) throw new Error('SimNetwork: a timer fired for a flight already recycled');
+}
+
 function serveFlight(f: Flight): void {
+  assertLive(f);
   f.net.serve(f);
 }
 /**
@@ -73,6 +80,7 @@ function serveFlight(f: Flight): void {
  * wire at the crash still arrives.
  */
 function answerFlight(f: Flight): void {
+  assertLive(f);
   if (f.outcome === f) {
     if (f.node.incarnation !== f.incarnation) {
       if (f.sim.crashedAt < f.sentAt) f.outcome = RESET;
@@ -101,6 +109,8 @@ export class SimNetwork implements Transport {
     private readonly cluster: SimCluster,
     private readonly scheduler: SimClock,
     private readonly rng: Rng,
+    /** a replica's ack did not come in time (`SimControl.replicaLost`) */
+    private readonly replicaLost: (segment: number, replica: NodeId) => void,
     private readonly onApply?: ApplyListener,
   ) {}
 
@@ -120,11 +130,13 @@ export class SimNetwork implements Transport {
     f.deadline = deadline;
     f.timedOut = timedOut;
     f.done = done;
+    f.live = true;
     return f;
   }
 
   /** @internal `f` is finished with: no timer holds it, the client has read its answer */
   release(f: Flight): void {
+    f.live = false;
     f.req = NO_REQUEST;
     f.done = NO_CALLBACK;
     f.reply = UNSERVED;
@@ -214,7 +226,10 @@ export class SimNetwork implements Transport {
    * The write just committed waits for acks that will not come (hung
    * replicas, `SimCluster.unacked`): it is acknowledged after
    * REPLICATION_TIMEOUT_MS, when the first such timeout per replica also
-   * takes the replica out of the segment's set. Returns the wait, ms.
+   * reports the replica lost to the control plane — the live owner's report,
+   * and the same rule: it leaves the segment's set, and one that is up again
+   * by then (its node was declared dead and rejoined meanwhile) catches up
+   * and rejoins. Returns the wait, ms.
    */
   private awaitLostAcks(segment: number, now: number): number {
     for (const r of this.cluster.unacked) {
@@ -223,7 +238,7 @@ export class SimNetwork implements Transport {
       this.ackTimeouts.add(key);
       this.scheduler.at(now + REPLICATION_TIMEOUT_MS, () => {
         this.ackTimeouts.delete(key);
-        this.cluster.replicaAckTimedOut(segment, r);
+        this.replicaLost(segment, r);
       });
     }
     return REPLICATION_TIMEOUT_MS;
