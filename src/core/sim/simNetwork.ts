@@ -204,7 +204,7 @@ export class SimNetwork implements Transport {
     } else {
       reply = this.cluster.serve(node.id, req, this.onApply);
       committed = req.kind !== 'get' && reply.status === KvStatus.Ok;
-      if (committed) extra = this.cluster.unacked.length === 0 ? this.cluster.config.replicationMs : this.awaitLostAcks(req.segment, now);
+      if (committed) extra = this.cluster.unacked.length === 0 ? this.cluster.config.replicationMs : this.awaitLostAcks(node, req.segment, now);
     }
     const fate = replyFate(sim.link, now, committed, this.rng);
     if (fate === 'lost') {
@@ -229,17 +229,25 @@ export class SimNetwork implements Transport {
    * reports the replica lost to the control plane — the live owner's report,
    * and the same rule: it leaves the segment's set, and one that is up again
    * by then (its node was declared dead and rejoined meanwhile) catches up
-   * and rejoins. Returns the wait, ms.
+   * and rejoins. The owner reports it when it runs, as a live node does: a
+   * hung owner once it answers again (checked every heartbeat), a crashed
+   * one never (the write's wait died with it). Returns the wait, ms.
    */
-  private awaitLostAcks(segment: number, now: number): number {
+  private awaitLostAcks(owner: NodeInfo, segment: number, now: number): number {
+    const incarnation = owner.incarnation;
     for (const r of this.cluster.unacked) {
       const key = `${segment}:${r}`;
       if (this.ackTimeouts.has(key)) continue;
       this.ackTimeouts.add(key);
-      this.scheduler.at(now + REPLICATION_TIMEOUT_MS, () => {
+      const report = (): void => {
+        if (owner.status === 'hung' && owner.incarnation === incarnation) {
+          this.scheduler.setTimer(this.cluster.config.heartbeatMs, report);
+          return;
+        }
         this.ackTimeouts.delete(key);
-        this.replicaLost(segment, r);
-      });
+        if (owner.status !== 'down' && owner.incarnation === incarnation) this.replicaLost(segment, r);
+      };
+      this.scheduler.at(now + REPLICATION_TIMEOUT_MS, report);
     }
     return REPLICATION_TIMEOUT_MS;
   }

@@ -251,6 +251,22 @@ describe('issue 11 regressions on the live protocol', () => {
   });
 });
 
+describe('a hung owner on the live protocol', () => {
+  it('reports a replica’s missed ack when it runs again, not while hung: its replica is still there to promote (property test, 2,000 schedules)', () => {
+    const c = new LiveCluster({ nodes: 2, replicas: 1, segments: 3, heartbeatMs: 50, failureTimeoutMs: 300, catchUpBaseMs: 50, migrationBaseMs: 50, handoffMs: 50 });
+    const key = c.keyIn(0); // node 0's segment, replica 1
+    c.fault({ action: 'hang', node: 1, durationMs: 100 });
+    c.send(0, 'put', key, 'missed-by-1'); // waits REPLICATION_TIMEOUT_MS for node 1's ack
+    c.run(540);
+    c.fault({ action: 'hang', node: 0, durationMs: 500 }); // the timeout comes due during this hang
+    c.run(420);
+    expect(c.control.state.segment(0).owner).toBe(1); // declared dead at ≈ 950 ms: promoted, not unavailable
+    c.run(3_000);
+    const row = c.verify().checks.find((x) => x.name === 'replicatedSegmentsAvailable');
+    expect(row).toMatchObject({ ok: true, violations: 0 });
+  });
+});
+
 describe('a crashed replica on the live protocol', () => {
   it('stalls no write: the page resets the dead worker’s links, so the owner acknowledges without it at once instead of after the replication timeout', () => {
     const c = new LiveCluster({ segments: 9 });

@@ -65,6 +65,8 @@ export class LiveNode {
   private nextId = 1;
   /** replication id → the write waiting for that replica's ack */
   private readonly repWaits = new Map<number, RepWait>();
+  /** replication timeouts that came due while hung: a stalled node reports them when it runs again */
+  private lateTimeouts: number[] = [];
   /** writes applied and not yet posted to the disk (posted as one batch per tick, or before an acknowledgement) */
   private diskBatch: DiskWrite[] = [];
   /** this worker's incarnation, from its replay (-1 before: nothing is posted to the disk until then) */
@@ -198,7 +200,8 @@ export class LiveNode {
   fire(t: NodeTimer, now: number): void {
     this.now = now;
     if (t.kind === 'flushDisk') return this.flushDisk();
-    this.replicaLost(t.id); // no ack in time (a no-op once it came)
+    if (this.hung) this.lateTimeouts.push(t.id);
+    else this.replicaLost(t.id); // no ack in time (a no-op once it came)
   }
 
   /** the shell could not deliver a message (no link to the peer): a replica is lost at once; a catch-up copy does not add the replica */
@@ -279,9 +282,13 @@ export class LiveNode {
       case 'dump':
         this.toControl({ kind: 'dumped', id: msg.id, segments: this.core.snapshots() });
         return;
-      case 'hang':
+      case 'hang': {
         this.hung = msg.on;
+        const late = msg.on ? [] : this.lateTimeouts;
+        if (!msg.on) this.lateTimeouts = [];
+        for (const id of late) this.replicaLost(id);
         return;
+      }
       case 'link':
         applyLinkFault(this.link, msg.cmd, this.now);
         return;
