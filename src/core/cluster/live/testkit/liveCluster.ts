@@ -88,7 +88,9 @@ export class LiveCluster {
     const alive = (): boolean => this.nodes.get(id) === node;
     const closed = new Set<NodeId>();
     this.closedLinks.set(id, closed);
-    for (const other of this.closedLinks.values()) other.delete(id); // a fresh worker: linked to every node again
+    // a fresh worker: every node is linked to it again (the page's addPeer), after any peerGone of the old one
+    // still on its way (one main-thread hop, FIFO), as in the page, where peerGone is posted first
+    for (const [other, links] of this.closedLinks) if (other !== id) this.deliver('m', other, () => links.delete(id));
     const node: LiveNodeShell = new LiveNodeShell(id, this.config, this.sched, {
       // as the node worker's peer ports: a link to a dead peer takes the message and drops it, until the kill is heard of
       toPeer: (peer, msg) => {
