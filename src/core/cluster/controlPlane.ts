@@ -362,8 +362,9 @@ export class ControlPlane {
 
   /**
    * Segments left without an owner while their in-sync replica `node` was
-   * hung (the detector found no serving replica to promote): now that it
-   * answers again, it is promoted (one epoch for the batch).
+   * hung or down (the detector found no serving replica to promote): now
+   * that it answers again — resumed, or restarted and caught up — it is
+   * promoted (one epoch for the batch).
    */
   private promoteOrphans(node: NodeId): void {
     const st = this.state;
@@ -490,6 +491,9 @@ export class ControlPlane {
     st.node(node).status = 'up';
     st.touch();
     this.topology('catchUpEnd', node, synced);
+    // a restarted member still in the replica set of a segment that lost its owner meanwhile (it crashed
+    // too, and came back before it was declared dead) holds that segment's acknowledged writes: promoted
+    this.promoteOrphans(node);
     this.repairReplicas();
     if (!handBack) return;
     // Hand ownership back: fence the former owners, let the returning node

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { KvStatus } from '../../domain/status';
+import { NO_OWNER } from '../../domain/clusterMap';
 import { promotionBoundMs } from '../../sim/availabilityRule';
 import { LiveCluster, type AckedWrite } from './testkit/liveCluster';
 
@@ -261,6 +262,43 @@ describe('a hung owner on the live protocol', () => {
     c.fault({ action: 'hang', node: 0, durationMs: 500 }); // the timeout comes due during this hang
     c.run(420);
     expect(c.control.state.segment(0).owner).toBe(1); // declared dead at ≈ 950 ms: promoted, not unavailable
+    c.run(3_000);
+    const row = c.verify().checks.find((x) => x.name === 'replicatedSegmentsAvailable');
+    expect(row).toMatchObject({ ok: true, violations: 0 });
+  });
+});
+
+describe('a replica that crashes and restarts at once (live property test, seed 21)', () => {
+  const config = { replicas: 1, heartbeatMs: 50, failureTimeoutMs: 300, catchUpBaseMs: 50, migrationBaseMs: 50, handoffMs: 50 };
+  const put = (c: LiveCluster, key: string, value: string): void => {
+    const owner = c.control.state.segment(c.segment(key)).owner;
+    c.send(owner === NO_OWNER ? 0 : owner, 'put', key, value);
+  };
+
+  it('acknowledges a replicated write only once it is on its own disk: restarted at once, it still holds every write it acknowledged', () => {
+    const c = new LiveCluster({ ...config, nodes: 2, segments: 4 });
+    const key = c.keyIn(1); // owner 1, replica 0
+    put(c, key, 'acked');
+    c.run(2);
+    c.kill(0); // the replica, right after it applied the write
+    c.restart(0);
+    c.run(1);
+    c.kill(1); // and the owner: node 0 is promoted from what its disk replayed
+    c.run(6_000);
+    expect(c.acked.map((a) => a.key)).toContain(key);
+    const row = c.verify().checks.find((x) => x.name === 'noLostAckedWrites');
+    expect(row).toMatchObject({ ok: true });
+  });
+
+  it('is promoted when it has caught up, if its segment lost its owner meanwhile (it came back before it was declared dead)', () => {
+    const c = new LiveCluster({ ...config, nodes: 3, segments: 3 }); // segment 1: owner 1, replica 2
+    c.kill(1);
+    c.run(151);
+    c.kill(2);
+    c.run(239); // node 1 declared dead at ≈ 400 ms: segment 1 has no serving replica to promote
+    c.restart(2);
+    c.run(200);
+    expect(c.control.state.segment(1).owner).toBe(2);
     c.run(3_000);
     const row = c.verify().checks.find((x) => x.name === 'replicatedSegmentsAvailable');
     expect(row).toMatchObject({ ok: true, violations: 0 });

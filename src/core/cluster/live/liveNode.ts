@@ -76,6 +76,8 @@ export class LiveNode {
   private durableSeq = 0;
   /** acknowledgements waiting for their disk batch, in seq order */
   private durableWaits: PendingAck[] = [];
+  /** replicated writes applied here whose ack waits for this node's disk (seq order) */
+  private repAckWaits: { readonly seq: number; readonly peer: NodeId; readonly id: number }[] = [];
   private outbox: NodeOutput[] = [];
   private now = 0;
 
@@ -157,6 +159,17 @@ export class LiveNode {
     else this.durableWaits.push(ack);
   }
 
+  /** the acks of replicated writes now durable here (none while hung: a hung node sends nothing; they go on its resume) */
+  private sendDurableRepAcks(): void {
+    if (this.hung) return;
+    let i = 0;
+    while (i < this.repAckWaits.length && (this.repAckWaits[i] as { seq: number }).seq <= this.durableSeq) i++;
+    if (i === 0) return;
+    const done = this.repAckWaits.slice(0, i);
+    this.repAckWaits = this.repAckWaits.slice(i);
+    for (const w of done) this.toPeer(w.peer, { kind: 'repAck', id: w.id });
+  }
+
   /** queues an applied write for the disk (posted within the tick); returns the seq of its batch */
   private persist(segment: number, key: string, entry: ReplicationPlan['entry']): number {
     if (this.diskBatch.length === 0) this.timer(0, { kind: 'flushDisk' });
@@ -172,6 +185,7 @@ export class LiveNode {
 
   private durable(seq: number): void {
     this.durableSeq = Math.max(this.durableSeq, seq);
+    this.sendDurableRepAcks();
     let i = 0;
     while (i < this.durableWaits.length && (this.durableWaits[i] as PendingAck).seq <= this.durableSeq) i++;
     if (i === 0) return;
@@ -229,8 +243,11 @@ export class LiveNode {
       case 'rep': {
         if (this.hung) return;
         this.core.applyReplica(msg.segment, msg.key, msg.entry);
-        this.persist(msg.segment, msg.key, msg.entry);
-        this.toPeer(from, { kind: 'repAck', id: msg.id });
+        // acknowledged once durable here, as the owner acknowledges its client: a replica restarted at
+        // once replays a disk that holds every write it acknowledged (it may be promoted from that copy)
+        this.repAckWaits.push({ seq: this.persist(msg.segment, msg.key, msg.entry), peer: from, id: msg.id });
+        this.flushDisk();
+        this.sendDurableRepAcks();
         return;
       }
       case 'repAck': {
@@ -287,6 +304,7 @@ export class LiveNode {
         const late = msg.on ? [] : this.lateTimeouts;
         if (!msg.on) this.lateTimeouts = [];
         for (const id of late) this.replicaLost(id);
+        this.sendDurableRepAcks();
         return;
       }
       case 'link':
