@@ -305,6 +305,25 @@ describe('a replica that crashes and restarts at once (live property test, seed 
   });
 });
 
+describe('an owner deposed while its write waited for a replica (live property test, default seed, run 9,956)', () => {
+  it('does not acknowledge the write once the segment is owned elsewhere: promoted without it, then migrated by a scale-out', () => {
+    const c = new LiveCluster({ nodes: 2, replicas: 1, segments: 3, heartbeatMs: 50, failureTimeoutMs: 300, catchUpBaseMs: 50, migrationBaseMs: 50, handoffMs: 50 });
+    const key = c.keyIn(2); // owner 0, replica 1
+    c.fault({ action: 'hang', node: 1, durationMs: 100 }); // the replica misses the write: the owner waits 900 ms for its ack
+    let answer: string | undefined;
+    c.send(0, 'put', key, 'v0', (r) => (answer = r.status));
+    c.fault({ action: 'hang', node: 0, durationMs: 400 }); // the owner hangs; declared dead at ≈ 400 ms, node 1 promoted
+    c.scaleOut(); // the segment then moves to node 2, from node 1's copy (without the write)
+    c.run(1_000);
+    expect(c.control.state.segment(2).owner).toBe(2);
+    expect(answer).toBe(KvStatus.Moved); // at ≈ 910 ms, when its wait ended: not Ok
+    c.run(5_000);
+    expect(c.acked.filter((a) => a.key === key)).toEqual([]);
+    const row = c.verify().checks.find((x) => x.name === 'noLostAckedWrites');
+    expect(row).toMatchObject({ ok: true });
+  });
+});
+
 describe('a crashed replica on the live protocol', () => {
   it('stalls no write: the page resets the dead worker’s links, so the owner acknowledges without it at once instead of after the replication timeout', () => {
     const c = new LiveCluster({ segments: 9 });

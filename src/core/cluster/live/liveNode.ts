@@ -16,6 +16,7 @@ import type { NodeReply, NodeRequest } from '../../domain/protocol';
 import type { Scheduler } from '../../time/scheduler';
 import type { ClusterConfig } from '../clusterConfig';
 import { createLinkFaults, applyLinkFault, type LinkFaults } from '../linkFaults';
+import { ownershipFailureStatus } from '../dataPath';
 import { NodeCore, type ReplicationPlan } from '../nodeCore';
 import { REPLICATION_TIMEOUT_MS } from '../replicaSet';
 import type { ControlToNode, DiskWrite, NodeToControl, PeerMessage } from './protocol';
@@ -43,6 +44,8 @@ interface PendingAck {
   seq: number;
   readonly replyTo: number;
   readonly reply: NodeReply;
+  /** the written segment: acknowledged only while this node still owns it */
+  readonly segment: number;
 }
 
 /** a replica's ack the write waits for */
@@ -129,7 +132,22 @@ export class LiveNode {
     const { reply, replicate } = this.core.serve(req);
     if (replicate === null) return this.reply(replyTo, reply);
     this.outbox.push({ kind: 'applied', op: req.op });
-    this.commit(replicate, { waiting: replicate.replicas.length + 1, seq: 0, replyTo, reply });
+    this.commit(replicate, { waiting: replicate.replicas.length + 1, seq: 0, replyTo, reply, segment: req.segment });
+  }
+
+  /**
+   * A committed write's answer, once its replicas and the disk are done: Ok
+   * only if this node still owns the segment. A node that lost it meanwhile
+   * (declared dead while it waited — hung, say — and the segment promoted
+   * elsewhere without this write) must not acknowledge it: the new owner may
+   * not have it. It answers as a node that does not own the segment (Moved or
+   * OwnershipChanging): the client refreshes and retries, and the write is
+   * one the audit lists as applied but reported failed.
+   */
+  private acknowledge(ack: PendingAck): void {
+    const seg = this.core.view.segment(ack.segment);
+    if (seg.owner === this.core.self) return this.reply(ack.replyTo, ack.reply);
+    this.reply(ack.replyTo, { status: ownershipFailureStatus(this.core.view, ack.segment) });
   }
 
   private reply(replyTo: number, reply: NodeReply): void {
@@ -155,7 +173,7 @@ export class LiveNode {
   private oneDone(ack: PendingAck): void {
     if (--ack.waiting > 0) return;
     this.flushDisk();
-    if (ack.seq <= this.durableSeq) this.reply(ack.replyTo, ack.reply);
+    if (ack.seq <= this.durableSeq) this.acknowledge(ack);
     else this.durableWaits.push(ack);
   }
 
@@ -191,7 +209,7 @@ export class LiveNode {
     if (i === 0) return;
     const done = this.durableWaits.slice(0, i);
     this.durableWaits = this.durableWaits.slice(i);
-    for (const w of done) this.reply(w.replyTo, w.reply);
+    for (const w of done) this.acknowledge(w);
   }
 
   /** one replica: acked, or after REPLICATION_TIMEOUT_MS (or at once, with no link to it) reported lost; the write is acknowledged without it */
