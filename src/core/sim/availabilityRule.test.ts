@@ -47,6 +47,20 @@ describe('replicatedSegmentsAvailable (availabilityRule)', () => {
     expect(w.violations).toBe(1);
   });
 
+  it('an episode ends when the last up in-sync replica goes silent too: a member left only outside the set has no source (live property test, seed 23)', () => {
+    const st = new ControlState({ ...config, replicas: 2 }); // segment 0: owner 0, replicas [1, 2]
+    const w = new AvailabilityWatch(st);
+    st.segment(0).replicas = [1]; // node 2 is out of the set (it came back while the owner was silent)
+    st.node(0).status = 'hung';
+    expect(segmentRisk(st, st.segment(0))).toBe('awaitingPromotion');
+    w.observe(400);
+    st.node(1).status = 'hung'; // the in-sync replica hangs as well: no up, caught-up member is left
+    w.observe(450);
+    w.finish(400 + 10 * bound);
+    // (segment 1, whose owner 1 hung with node 2 up in its set, does await a promotion that never comes)
+    expect(w.examples.filter((e) => e.startsWith('segment 0 '))).toEqual([]);
+  });
+
   it('a member that returns while no owner serves is not at risk (it has no source to catch up from)', () => {
     const st = new ControlState(config);
     const w = new AvailabilityWatch(st);

@@ -53,6 +53,11 @@ function ownerServes(state: ControlState, seg: SegmentInfo): boolean {
   return seg.owner !== NO_OWNER && state.isServing(seg.owner);
 }
 
+/** short of a replica only, and no owner serves to give one a copy */
+function missingWithoutSource(state: ControlState, seg: SegmentInfo): boolean {
+  return segmentRisk(state, seg) === 'replicaMissing' && !ownerServes(state, seg);
+}
+
 function episodeText(segment: number, why: string, since: number, until: number, ongoing = false): string {
   return `segment ${segment} (${why}) from ${Math.round(since)} ms for ${Math.round(until - since)} ms${ongoing ? ' so far' : ''}`;
 }
@@ -77,11 +82,11 @@ export class AvailabilityWatch {
     const bound = promotionBoundMs(st.config);
     for (let s = 0; s < st.segments.length; s++) {
       const seg = st.segments[s] as SegmentInfo;
-      const risk = segmentRisk(st, seg);
+      // a member missing from the set while no owner serves has no source to catch up from, and the segment
+      // then has no up, caught-up member either: not at risk by this rule (an episode open till now ends)
+      const risk = missingWithoutSource(st, seg) ? null : segmentRisk(st, seg);
       const since = this.since[s] ?? NaN;
       if (risk !== null) {
-        // a member that returns while no owner serves has no source to catch up from: not (yet) at risk
-        if (Number.isNaN(since) && risk === 'replicaMissing' && !ownerServes(st, seg)) continue;
         if (Number.isNaN(since)) {
           this.since[s] = t;
           this.why[s] = risk;
