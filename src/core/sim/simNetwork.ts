@@ -12,6 +12,7 @@ import { TransportFailure, type Transport, type TransportOutcome } from '../clie
 import type { NodeInfo } from '../cluster/controlState';
 import { linkLatencyMs, replyFate, requestLost } from '../cluster/linkFaults';
 import { REPLICATION_TIMEOUT_MS } from '../cluster/replicaSet';
+import { ownershipFailureStatus } from '../cluster/dataPath';
 import type { NodeId } from '../domain/clusterMap';
 import type { NodeReply, NodeRequest } from '../domain/protocol';
 import { KvStatus, TransportErrorCode } from '../domain/status';
@@ -46,6 +47,8 @@ class Flight {
   sentAt = Infinity;
   /** false once released: a timer that still fires for it is a bug, and throws */
   live = true;
+  /** a committed write whose acknowledgement waited for a hung replica's ack (REPLICATION_TIMEOUT_MS) */
+  awaitedLostAck = false;
   constructor(
     readonly net: SimNetwork,
     /** the control plane's record of the node (status, incarnation) */
@@ -89,7 +92,7 @@ function answerFlight(f: Flight): void {
       // client times out, although the write was applied (a resume within the last link delay is not seen)
       f.net.timeOutAtDeadline(f);
       return;
-    }
+    } else if (f.awaitedLostAck) f.net.unlessStillOwner(f);
   }
   f.done(f.outcome);
   f.net.release(f);
@@ -134,9 +137,25 @@ export class SimNetwork implements Transport {
     return f;
   }
 
+  /**
+   * @internal A write that waited for a hung replica's ack is acknowledged
+   * only if its node still owns the segment, as a live owner does
+   * (`LiveNode.acknowledge`): one deposed meanwhile — declared dead during
+   * its own hang, the segment promoted elsewhere without the write — answers
+   * as a node that does not own it (Moved / OwnershipChanging).
+   */
+  unlessStillOwner(f: Flight): void {
+    const req = f.req;
+    if (req.type !== 'data') return;
+    const view = this.cluster.control;
+    if (view.segment(req.segment).owner === f.node.id) return;
+    f.reply = { status: ownershipFailureStatus(view, req.segment), value: undefined, version: undefined };
+  }
+
   /** @internal `f` is finished with: no timer holds it, the client has read its answer */
   release(f: Flight): void {
     f.live = false;
+    f.awaitedLostAck = false;
     f.req = NO_REQUEST;
     f.done = NO_CALLBACK;
     f.reply = UNSERVED;
@@ -219,6 +238,7 @@ export class SimNetwork implements Transport {
     }
     f.reply = reply;
     f.sentAt = now + extra;
+    f.awaitedLostAck = committed && extra === REPLICATION_TIMEOUT_MS;
     this.deliver(f.sentAt + this.oneWay(sim), f, fate === 'garbled' ? GARBLED : f);
   }
 
