@@ -226,11 +226,13 @@ export class ControlPlane {
       this.ignored('failover', node, 'node is already down');
       return;
     }
+    // a hung node that crashes has been silent since its hang: its last beat stays the one before the hang
+    const silentSince = n.status === 'hung';
     n.status = 'down';
     n.incarnation++;
     this.fault('failover', node, this.state.ownedBy(node));
     this.silenced(node);
-    this.scheduleDetection(node);
+    this.scheduleDetection(node, !silentSince);
   }
 
   /** a node that crashed or hung abandons its part in open handoffs (`handoff.ts`) */
@@ -280,12 +282,12 @@ export class ControlPlane {
    * (`failureDetector.ts`) says dead, and declares the node dead if it is
    * still silent (no restart, no resume since).
    */
-  private scheduleDetection(node: NodeId): void {
+  private scheduleDetection(node: NodeId, wentSilentNow = true): void {
     if (this.detection === 'external') return;
     const hb = this.state.config.heartbeatMs;
     const now = this.now;
     const phase = this.phases[node] ?? 0;
-    this.detector.beat(node, Math.floor((now - phase) / hb) * hb + phase);
+    if (wentSilentNow) this.detector.beat(node, Math.floor((now - phase) / hb) * hb + phase);
     const checkAt = this.detector.nextCheckAt(this.detector.deadFrom(node));
     const { incarnation, silence } = this.state.node(node);
     this.timer(Math.max(0, checkAt - now), { kind: 'detectionCheck', node, incarnation, silence });

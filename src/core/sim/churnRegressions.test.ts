@@ -164,3 +164,29 @@ describe('an owner deposed while its write waited for a hung replica does not ac
     expect(check).toMatchObject({ ok: true });
   });
 });
+
+describe('a hung node that then crashes is detected from its last beat before the hang (modelled detection)', () => {
+  // Found by fault bursts in the property generator (a fault shortly after another): node 0 hangs at
+  // 0 ms and crashes at 78 ms. The crash re-beat the detector at 78 ms, as if the node had spoken then,
+  // so detection came at ≈ 200 ms instead of ≈ 120 ms — past detection + promotion (190 ms here).
+  const scenario = loadScenario({
+    name: 'hang-then-crash',
+    seed: 0,
+    durationMs: 2000,
+    cluster: { nodes: 2, segments: 8, replicas: 1, heartbeatMs: 20, failureTimeoutMs: 100, migrationBaseMs: 0, catchUpBaseMs: 0, handoffMs: 0 },
+    client: { operationTimeoutMs: 60_000, attemptTimeoutMs: 20, backoffMillis: 0, refreshWaitBudgetMs: 0 },
+    workload: { concurrency: 1, thinkMs: 4, ratePerSec: 100, maxInFlight: 8, keys: 50, mix: { get: 1, put: 1, delete: 0, cas: 0, createOnce: 0 } },
+    faults: [
+      { atMs: 0, action: 'hang', node: 0 },
+      { atMs: 78, action: 'failover', node: 0 },
+    ],
+  });
+
+  it('node 0 is declared dead within detection + promotion of its hang; the availability invariant holds', () => {
+    const e = new SimEngine(scenario);
+    e.runTo(150);
+    expect(e.state.node(0).declaredDead).toBe(true);
+    const check = runScenario(scenario).summary.invariants.checks.find((c) => c.name === 'replicatedSegmentsAvailable');
+    expect(check).toMatchObject({ ok: true, violations: 0 });
+  });
+});
