@@ -15,6 +15,11 @@ import { runScenario } from './runScenario';
 import { loadScenario, type ScenarioInput } from './scenario';
 import { SimEngine } from './engine';
 
+/** one invariant's row in the summary of a headless run of `scenario` */
+function invariant(scenario: ReturnType<typeof loadScenario>, name: string) {
+  return runScenario(scenario).summary.invariants.checks.find((c) => c.name === name);
+}
+
 const base: ScenarioInput = {
   name: 'regression',
   seed: 1,
@@ -105,7 +110,7 @@ describe('a replica lost by a write timeout goes through the control plane’s r
   });
 
   it('the availability invariant holds', () => {
-    const check = runScenario(scenario).summary.invariants.checks.find((c) => c.name === 'replicatedSegmentsAvailable');
+    const check = invariant(scenario, 'replicatedSegmentsAvailable');
     expect(check).toMatchObject({ ok: true, violations: 0 });
   });
 });
@@ -137,7 +142,7 @@ describe('a hung owner reports its replicas’ missed acks when it runs again, n
   });
 
   it('the availability invariant holds', () => {
-    const check = runScenario(scenario).summary.invariants.checks.find((c) => c.name === 'replicatedSegmentsAvailable');
+    const check = invariant(scenario, 'replicatedSegmentsAvailable');
     expect(check).toMatchObject({ ok: true, violations: 0 });
   });
 });
@@ -160,7 +165,7 @@ describe('an owner deposed while its write waited for a hung replica does not ac
   });
 
   it('no read misses an acknowledged write', () => {
-    const check = runScenario(scenario).summary.invariants.checks.find((c) => c.name === 'noLostAckedWrites');
+    const check = invariant(scenario, 'noLostAckedWrites');
     expect(check).toMatchObject({ ok: true });
   });
 });
@@ -186,7 +191,7 @@ describe('a hung node that then crashes is detected from its last beat before th
     const e = new SimEngine(scenario);
     e.runTo(150);
     expect(e.state.node(0).declaredDead).toBe(true);
-    const check = runScenario(scenario).summary.invariants.checks.find((c) => c.name === 'replicatedSegmentsAvailable');
+    const check = invariant(scenario, 'replicatedSegmentsAvailable');
     expect(check).toMatchObject({ ok: true, violations: 0 });
   });
 });
