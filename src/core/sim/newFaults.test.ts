@@ -154,6 +154,24 @@ describe('a hang between a write and its reply', () => {
     expect(audit?.list.map((w) => [w.op, w.case])).toEqual([[op, 'appliedReportedFailed']]);
   });
 
+  it('the owner hangs before its reply was due and resumes while the reply would have been on the wire: the reply is still never sent', () => {
+    // 5 ms links: the reply, due 20 ms after the commit, would reach the client 5 ms later; the resume comes in between
+    const { e, rec } = engine({ ...quiet, client: { ...quiet.client, maxAttempts: 1 }, cluster: { ...quiet.cluster, replicationMs: 20, latencyMs: 5 } });
+    const key = keyIn(1);
+    let result: OpResult | undefined;
+    const op = e.client.execute({ kind: 'put', key, value: 'x' }, (r) => (result = r));
+    while (e.cluster.store(1, 1).get(key) === undefined) e.runTo(e.now + 1); // committed within the last ms
+    e.runTo(e.now + 5);
+    e.inject({ action: 'hang', node: 1 });
+    e.runTo(e.now + 17); // past the moment the reply was due (commit + 20 ms), before it would arrive (+ 25 ms)
+    e.inject({ action: 'resume', node: 1 });
+    e.runTo(20_000);
+    const first = rec.events.find((x) => x.type === 'attempt.end' && x.op === op);
+    expect(first).toMatchObject({ node: 1, error: TransportErrorCode.Timeout });
+    expect(result).toMatchObject({ error: TransportErrorCode.Timeout });
+    expect(e.applies?.report().ambiguous.list.map((w) => [w.op, w.case])).toEqual([[op, 'appliedReportedFailed']]);
+  });
+
   it('the owner hangs after it sent the reply: the reply on the wire still arrives', () => {
     const { e, result, first } = putThenHang(21);
     expect(first).toMatchObject({ node: 1, status: KvStatus.Ok });

@@ -31,17 +31,32 @@ export interface SimNode {
    */
   crashedAt: number;
   /**
-   * virtual time the node's current (or last) hang began (-Infinity before any): a reply it had not
-   * sent yet by then is not sent while it is hung — it answers nothing — so the client times out
-   * (`simNetwork.ts`)
+   * the node's hangs, as [began, ended) pairs in time order (`ended` Infinity while it is hung):
+   * a reply due to be sent during a hang is never sent — a hung node answers nothing, and a held
+   * reply is not sent after the resume either — so the client times out (`simNetwork.ts`, {@link heldAt})
    */
-  hungAt: number;
+  readonly hangs: number[];
   /** the faults on this node's client link (slow, lost ack, partition, garble) */
   readonly link: LinkFaults;
   /** per segment: 1 while this node is fenced as the old owner of a handoff */
   readonly fenced: Uint8Array;
   /** per segment: this node's copy */
   readonly stores: SegmentStore[];
+}
+
+/**
+ * Whether `node` was hung at virtual time `t` (a hang that began before `t` and had not ended by
+ * then; one that ends exactly at `t` has ended): its reply due at `t` was never sent. Scans the
+ * hangs from the newest and stops at the first that ended by `t`; a node that never hung costs one
+ * length check.
+ */
+export function heldAt(node: SimNode, t: number): boolean {
+  const h = node.hangs;
+  for (let i = h.length - 2; i >= 0; i -= 2) {
+    if ((h[i + 1] as number) <= t) return false;
+    if ((h[i] as number) < t) return true;
+  }
+  return false;
 }
 
 export class SimCluster {
@@ -66,7 +81,7 @@ export class SimCluster {
         id: this.simNodes.length,
         busyUntil: 0,
         crashedAt: -Infinity,
-        hungAt: -Infinity,
+        hangs: [],
         link: createLinkFaults(),
         fenced: new Uint8Array(segments),
         stores: Array.from({ length: segments }, () => new Map<string, Entry>()),

@@ -28,7 +28,7 @@ import type { NodeId } from '../domain/clusterMap';
 import type { Rng } from '../rng';
 import type { TelemetrySink } from '../telemetry/events';
 import type { Scheduler } from '../time/scheduler';
-import type { SimCluster } from './simCluster';
+import type { SimCluster, SimNode } from './simCluster';
 
 interface Delivery {
   readonly from: NodeId;
@@ -36,6 +36,12 @@ interface Delivery {
   readonly segment: number;
   /** the old owner's incarnation when it was fenced (a restarted node never sends the old one's state) */
   readonly incarnation: number;
+}
+
+/** the node's open hang, if any, ends at `now` (`SimNode.hangs`) */
+function endHang(sim: SimNode, now: number): void {
+  const h = sim.hangs;
+  if (h.length > 0 && h[h.length - 1] === Infinity) h[h.length - 1] = now;
 }
 
 export class SimControl {
@@ -62,15 +68,18 @@ export class SimControl {
     this.driver.replicaLost(segment, replica);
   }
 
-  /** carries out one fault now; a node it crashed or hung notes the time (its unsent replies are lost or held: `simNetwork.ts`) */
+  /** carries out one fault now; a node it crashed notes the time, a node it hung the hang's start (a resume or a crash ends it) (its unsent replies are lost or held: `simNetwork.ts`) */
   apply(f: FaultCommand): void {
     const nodes = this.cluster.control.nodes;
     const before = nodes.map((n) => n.incarnation);
     const wasHung = nodes.map((n) => n.status === 'hung');
     this.driver.apply(f);
+    const now = this.scheduler.now();
     for (const n of nodes) {
-      if (n.status === 'down' && n.incarnation !== before[n.id]) this.cluster.node(n.id).crashedAt = this.scheduler.now();
-      else if (n.status === 'hung' && wasHung[n.id] !== true) this.cluster.node(n.id).hungAt = this.scheduler.now();
+      if (n.status === 'down' && n.incarnation !== before[n.id]) {
+        this.cluster.node(n.id).crashedAt = now;
+        endHang(this.cluster.node(n.id), now); // a hung node that crashes: its hang ends with it
+      } else if (n.status === 'hung' && wasHung[n.id] !== true) this.cluster.node(n.id).hangs.push(now, Infinity);
     }
   }
 
@@ -91,7 +100,10 @@ export class SimControl {
       },
       link: (node, cmd) => applyLinkFault(cluster.node(node).link, cmd, this.scheduler.now()),
       speaksAgain: (node) => {
-        cluster.node(node).busyUntil = this.scheduler.now();
+        // a resume (or a rejoin after one): queued requests are gone, and a hang ends
+        const sim = cluster.node(node);
+        sim.busyUntil = this.scheduler.now();
+        endHang(sim, this.scheduler.now());
       },
     };
   }

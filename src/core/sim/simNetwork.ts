@@ -18,7 +18,7 @@ import type { NodeReply, NodeRequest } from '../domain/protocol';
 import { KvStatus, TransportErrorCode } from '../domain/status';
 import type { Rng } from '../rng';
 import type { SimClock } from '../time/simClock';
-import type { ApplyListener, SimCluster, SimNode } from './simCluster';
+import { heldAt, type ApplyListener, type SimCluster, type SimNode } from './simCluster';
 
 const TIMEOUT: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.Timeout, 'no answer in time') };
 const REFUSED: TransportOutcome = { ok: false, error: new TransportFailure(TransportErrorCode.NodeUnavailable, 'connection refused') };
@@ -87,9 +87,9 @@ function answerFlight(f: Flight): void {
   if (f.outcome === f) {
     if (f.node.incarnation !== f.incarnation) {
       if (f.sim.crashedAt < f.sentAt) f.outcome = RESET;
-    } else if (f.sim.hungAt < f.sentAt && f.node.status === 'hung') {
-      // hung (still, since before its reply was due) before it sent the reply: a hung node answers nothing, so the
-      // client times out, although the write was applied (a resume within the last link delay is not seen)
+    } else if (heldAt(f.sim, f.sentAt)) {
+      // hung when its reply was due (a committed write waiting for its replicas): a hung node answers nothing, and
+      // a held reply is not sent after the resume either, so the client times out although the write was applied
       f.net.timeOutAtDeadline(f);
       return;
     } else if (f.awaitedLostAck) f.net.unlessStillOwner(f);
