@@ -238,3 +238,18 @@ describe('--strict', () => {
     SLOW,
   );
 });
+
+describe('settings that cannot act', () => {
+  it(
+    'get a note on stderr naming the field, its value and what would make it act; stdout stays the JSON summary',
+    () => {
+      const file = scenarioFile('notes.json', { ...SHORT, workload: { ratePerSec: 200, thinkMs: 250, zipfExponent: 2, keys: 100 } });
+      const r = sim([file, '--json']);
+      expect(r.status).toBe(0);
+      expect(r.stderr).toContain('note: workload.thinkMs (250) has no effect: it is the pause of a closed-loop user between operations, and the workload has no closed-loop users (concurrency 0)\n');
+      expect(r.stderr).toContain('note: workload.zipfExponent (2) has no effect: the key distribution is "uniform"; set distribution "zipf" to use it\n');
+      expect(() => JSON.parse(r.stdout) as unknown).not.toThrow();
+    },
+    SLOW,
+  );
+});

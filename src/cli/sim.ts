@@ -15,6 +15,7 @@ import { escapeControls } from '../core/jsonText';
 import { findPreset, PRESET_IDS } from '../core/sim/presets';
 import { ENV_SOURCE, environmentIssues, loadScenario, parseScenarioText, type Scenario } from '../core/sim/scenario';
 import { runScenario, type RunSummary } from '../core/sim/runScenario';
+import { scenarioNotes } from '../core/sim/scenarioNotes';
 import { describeEstimate, ESTIMATE_FROM_SECONDS, estimateRun, PROGRESS_LINES_FROM_SECONDS, progressSlices, type RunEstimate } from '../core/sim/estimate';
 import { NoProgressError } from '../core/time/virtualScheduler';
 import { NdjsonSink } from '../core/telemetry/ndjson';
@@ -287,6 +288,8 @@ async function main(): Promise<number> {
     process.stderr.write(`error: --events ${shownEvents} ${refused}\n`);
     return 2;
   }
+  // valid settings that cannot act in this scenario: said, not refused (stderr: stdout stays the summary)
+  for (const note of scenarioNotes(scenario)) process.stderr.write(`note: ${note}\n`);
   const est = estimateRun(scenario);
   // a real engine runs in real time: its duration is the scenario's
   if (args.engine !== 'redis' && est.wallSeconds >= ESTIMATE_FROM_SECONDS) {
