@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveClientConfig } from './config';
 import { TransportFailure } from './transport';
 import { ZarisClient, ZarisError } from './ZarisClient';
-import { harness, mapWith, reply, sequence, settle } from './testkit/harness';
+import { harness, mapWith, NO_OWNER, reply, sequence, settle, startGaps } from './testkit/harness';
 
 describe('attempt budget', () => {
   it.each([1, 2, 3, 5])('maxAttempts %i with the 60 s deadline: exactly that many attempts', async (maxAttempts) => {
@@ -75,6 +75,30 @@ describe('bugs.deadlineReplacesAttempts (the refresh storm)', () => {
     const h = harness({ answer: () => reply('Moved'), config: { maxAttempts: 3, operationTimeoutMs: 60_000 } });
     await settle(h.sched, h.client.get('k'));
     expect(h.log.of('attempt.start')).toHaveLength(3);
+  });
+
+  it.each([
+    ['the refresh debounced', { mapLatencyMs: 1 }],
+    ['a wait budget of 0 (the refresh still in flight)', { mapLatencyMs: 5000, config: { refreshWaitBudgetMs: 0 } }],
+  ] as const)('backoffMillis 0, no owner in the map, %s: the loop still ends at its deadline (1 ms between attempts), not an endless storm at one instant', async (_, o) => {
+    // every attempt fails locally (PartitionUnavailable, 0 ms) and the refresh returns at once:
+    // with 0 ms sleeps virtual time never reached the deadline (the scheduler's guard stopped the run)
+    const h = harness({
+      initialMap: mapWith(1, NO_OWNER),
+      mapOf: () => mapWith(2, NO_OWNER),
+      maxTimersAtOneInstant: 10_000,
+      ...('mapLatencyMs' in o ? { mapLatencyMs: o.mapLatencyMs } : {}),
+      config: { maxAttempts: 3, operationTimeoutMs: 50, backoffMillis: 0, ...('config' in o ? o.config : {}), bugs: { deadlineReplacesAttempts: true } },
+    });
+    const result = h.client.get('k').catch((e: unknown) => e);
+    h.sched.advanceTo(10_000); // (guarded against a stuck instant, unlike runUntilIdle)
+    expect(await result).toMatchObject({ code: 'PartitionUnavailable' });
+    const starts = h.log.of('attempt.start');
+    expect(starts.length).toBeGreaterThan(3); // the storm: beyond the budget of 3
+    expect(starts.length).toBeLessThanOrEqual(51);
+    expect(startGaps(h.log).every((g) => g >= 1)).toBe(true);
+    expect(h.log.of('op.end')[0]).toMatchObject({ t: 50, attempts: starts.length, reason: 'deadline' });
+    expect(h.log.of('backoff').every((b) => b.delayMs === 1)).toBe(true);
   });
 
   it('with no deadline (infinite) the budget bounds the loop again', async () => {

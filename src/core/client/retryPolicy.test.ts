@@ -111,6 +111,18 @@ describe('backoffDelay', () => {
     expect(backoffDelay(3, 'Migrating', 0, null, cfg({ backoffMillis: 7 }))).toBe(168);
   });
 
+  it('backoffMillis 0 with only the deadline bounding the loop (deadlineReplacesAttempts): at least 1 ms, clamped to the time left — virtual time must move for the deadline to end the loop', () => {
+    const storm = cfg({ backoffMillis: 0, bugs: { deadlineReplacesAttempts: true } });
+    expect(backoffDelay(1, 'Moved', 0, 60_000, storm)).toBe(1);
+    expect(backoffDelay(7, undefined, 500, 60_000, storm)).toBe(1);
+    expect(backoffDelay(7, 'Migrating', 59_999.75, 60_000, storm)).toBe(0.25);
+    // an attempt budget bounds the loop: 0 ms stays 0 ms
+    expect(backoffDelay(1, 'Moved', 0, 60_000, cfg({ backoffMillis: 0 }))).toBe(0);
+    expect(backoffDelay(1, 'Moved', 0, null, storm)).toBe(0);
+    // a longer backoff is unchanged
+    expect(backoffDelay(2, 'Moved', 0, 60_000, cfg({ backoffMillis: 100, bugs: { deadlineReplacesAttempts: true } }))).toBe(200);
+  });
+
   it('with unclampedBackoff the delay ignores the deadline (still capped at 2 s)', () => {
     const bug = cfg({ bugs: { unclampedBackoff: true } });
     expect(backoffDelay(2, 'Moved', 59_950, 60_000, bug)).toBe(200);

@@ -112,9 +112,22 @@ export function exhaustedReason(
 }
 
 /**
+ * The shortest sleep between two attempts of a loop bounded by its deadline
+ * alone (`deadlineReplacesAttempts` with a deadline), ms. A `backoffMillis`
+ * of 0 is a sleep of 0 ms; the real schedulers (`setTimeout`) never fire one
+ * sooner than 1 ms later, but virtual time would not move at all: an attempt
+ * that fails locally (no owner in the map) after a refresh that returns at
+ * once (debounced, or a wait budget of 0) starts the next one at the same
+ * instant, and the deadline that alone ends the loop never comes — an
+ * endless storm at one instant. Loops with an attempt budget keep their 0 ms.
+ */
+export const MIN_DEADLINE_LOOP_SLEEP_MS = 1;
+
+/**
  * Delay before the attempt after `attempt`: `backoffMillis × attempt`, ×8 after
- * `Migrating`, capped at 2 s, clamped to the time left before the deadline
- * (0 when none is left).
+ * `Migrating`, capped at 2 s, at least {@link MIN_DEADLINE_LOOP_SLEEP_MS} when
+ * only the deadline bounds the loop, clamped to the time left before the
+ * deadline (0 when none is left).
  */
 export function backoffDelay(
   attempt: number,
@@ -126,6 +139,7 @@ export function backoffDelay(
   const base = config.backoffMillis * attempt;
   const delayMs = status === KvStatus.Migrating ? base * MIGRATING_BACKOFF_FACTOR : base;
   let delay = Math.min(delayMs, MAX_BACKOFF_MS);
+  if (delay < MIN_DEADLINE_LOOP_SLEEP_MS && deadline !== null && config.bugs.deadlineReplacesAttempts) delay = MIN_DEADLINE_LOOP_SLEEP_MS;
   if (deadline !== null && !config.bugs.unclampedBackoff) {
     const remaining = deadline - now;
     if (remaining <= 0) return 0;

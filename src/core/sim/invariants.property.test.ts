@@ -85,6 +85,18 @@ describe('generated schedules are valid scenarios', { timeout: 30_000 }, () => {
       { atMs: 200, action: 'failover', node: 2 },
     ]);
   });
+
+  it('toSchedule: a fault drawn with follow comes that many ms after the previous drawn fault (a burst); one past the end is left out', () => {
+    const raw = [
+      { at: 0.5, action: 'hang' as const, pick: 0, omitNode: false, durationMs: undefined, factor: 1, probability: 0 },
+      { at: 0.1, action: 'failover' as const, pick: 0, omitNode: false, durationMs: undefined, factor: 1, probability: 0, follow: 30 },
+      { at: 0.0, action: 'scaleOut' as const, pick: 0, omitNode: false, durationMs: undefined, factor: 1, probability: 0, follow: 1000 },
+    ];
+    expect(toSchedule(raw, 2, 1000)).toEqual([
+      { atMs: 500, action: 'hang', node: 0 },
+      { atMs: 530, action: 'failover', node: 0 },
+    ]);
+  });
 });
 
 describe('SPEC §11 invariants under random churn (bugs off)', () => {

@@ -78,6 +78,8 @@ export interface HarnessOptions {
   readonly sink?: boolean;
   readonly dataLatencyMs?: number;
   readonly mapLatencyMs?: number;
+  /** the scheduler's same-instant guard (default: the scheduler's) */
+  readonly maxTimersAtOneInstant?: number;
 }
 
 export interface Harness {
@@ -88,7 +90,7 @@ export interface Harness {
 }
 
 export function harness(options: HarnessOptions = {}): Harness {
-  const sched = new VirtualScheduler();
+  const sched = new VirtualScheduler(options.maxTimersAtOneInstant === undefined ? {} : { maxTimersAtOneInstant: options.maxTimersAtOneInstant });
   const transport = new ScriptedTransport(sched, options.answer ?? (() => reply('Ok')), options.mapOf ?? (() => mapWith(2, 1)));
   if (options.dataLatencyMs !== undefined) transport.dataLatencyMs = options.dataLatencyMs;
   if (options.mapLatencyMs !== undefined) transport.mapLatencyMs = options.mapLatencyMs;

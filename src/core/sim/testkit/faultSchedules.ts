@@ -73,6 +73,8 @@ interface RawFault {
   readonly durationMs: number | undefined;
   readonly factor: number;
   readonly probability: number;
+  /** a burst: this fault comes this many ms after the previous drawn fault (`at` is then unused) */
+  readonly follow?: number | undefined;
 }
 
 const rawFault: fc.Arbitrary<RawFault> = fc.record({
@@ -83,13 +85,27 @@ const rawFault: fc.Arbitrary<RawFault> = fc.record({
   durationMs: fc.option(fc.integer({ min: 1, max: 2500 }), { nil: undefined }),
   factor: fc.integer({ min: 2, max: 50 }),
   probability: fc.double({ min: 0.01, max: 1, noNaN: true }),
+  // shrinks to undefined: an independent time, as before bursts
+  follow: fc.option(fc.integer({ min: 0, max: 1000 }), { nil: undefined, freq: 3 }),
 });
+
+/** each raw fault's time: `at` scaled to the run, or the previous draw's time plus `follow` (a burst; may fall past the end, then validation leaves it out) */
+function drawTimes(raw: readonly RawFault[], durationMs: number): number[] {
+  const times: number[] = [];
+  raw.forEach((f, i) => {
+    const prev = times[i - 1];
+    times.push(f.follow !== undefined && prev !== undefined ? prev + f.follow : Math.floor(f.at * durationMs));
+  });
+  return times;
+}
 
 /**
  * Turns raw draws into a valid schedule: faults in time order, each node
  * picked among the members that exist at that time (initial nodes plus the
- * scaleOuts before it); failback may omit its node; a failover of a node
- * already down becomes its failback. A draw that validation would still
+ * scaleOuts before it); a fault drawn with `follow` comes that many ms after
+ * the previous drawn fault (a burst) instead of at its own random time;
+ * failback may omit its node; a failover of a node already down becomes its
+ * failback. A draw that validation would still
  * refuse — a fault the control plane would ignore (`faultTimeline.ts`: a
  * resume of a node not hung, a failback of a node that is up, …) — is left out.
  */
@@ -97,8 +113,9 @@ export function toSchedule(raw: readonly RawFault[], nodes: number, durationMs: 
   let members = nodes;
   const down = new Set<number>();
   const kept: GeneratedFault[] = [];
+  const times = drawTimes(raw, durationMs);
   const drawn = raw
-    .map((f) => ({ ...f, atMs: Math.floor(f.at * durationMs) }))
+    .map((f, i) => ({ ...f, atMs: times[i] as number }))
     .sort((a, b) => a.atMs - b.atMs)
     .map((f): GeneratedFault => {
       if (f.action === 'scaleOut') {
