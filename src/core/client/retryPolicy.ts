@@ -5,6 +5,7 @@
  * operation runner in `ZarisClient.ts` carries the decisions out.
  */
 import { KvStatus, NON_RETRYABLE, type OpErrorCode } from '../domain/status';
+import { SHORTEST_TIMER_MS } from '../time/scheduler';
 import { attemptBudget, type BugToggles, type ClientConfig } from './config';
 
 /** hard cap on any backoff delay, ms */
@@ -121,7 +122,7 @@ export function exhaustedReason(
  * instant, and the deadline that alone ends the loop never comes — an
  * endless storm at one instant. Loops with an attempt budget keep their 0 ms.
  */
-export const MIN_DEADLINE_LOOP_SLEEP_MS = 1;
+export const MIN_DEADLINE_LOOP_SLEEP_MS = SHORTEST_TIMER_MS;
 
 /**
  * Delay before the attempt after `attempt`: `backoffMillis × attempt`, ×8 after

@@ -9,7 +9,7 @@ import type { TelemetrySink } from '../telemetry/events';
 import type { ZarisClient } from '../client/ZarisClient';
 import { KvStatus } from '../domain/status';
 import type { Rng } from '../rng';
-import type { Scheduler } from '../time/scheduler';
+import { SHORTEST_TIMER_MS, type Scheduler } from '../time/scheduler';
 import { MIX_KINDS, type MixKind, type WorkloadConfig } from './workloadConfig';
 
 /**
@@ -143,15 +143,30 @@ export class Workload {
     if (this.cfg.ratePerSec > 0) this.arrive(rng.stream(1), gen);
   }
 
-  /** a closed-loop user: one transaction after another (after a think time), until stopped */
+  /**
+   * A closed-loop user: one transaction after another (after a think time), until stopped.
+   * A transaction that took no time at all — the client failed it without sending anything
+   * (no owner in its map, a refresh that returned at once, no retry left) — is followed by the
+   * next after the shortest real timer ({@link SHORTEST_TIMER_MS}), as an application's loop
+   * must yield to let anything else run: started at once, the user would issue operations at
+   * one instant for ever (virtual time stopped; the call stack overflowed when the client
+   * answered within the call).
+   */
   private user(vu: number, rng: Rng, gen: number): void {
     const thinkMs = this.cfg.thinkMs;
+    const sched = this.scheduler;
+    let startedAt = 0;
     const next = (): void => {
       if (this.stopped || gen !== this.generation) return;
-      this.transaction(vu, rng, thinkMs > 0 ? think : next);
+      startedAt = sched.now();
+      this.transaction(vu, rng, thinkMs > 0 ? think : ended);
     };
     const think = (): void => {
-      this.scheduler.setTimer(thinkMs, next);
+      sched.setTimer(thinkMs, next);
+    };
+    const ended = (): void => {
+      if (sched.now() === startedAt) sched.setTimer(SHORTEST_TIMER_MS, next);
+      else next();
     };
     next();
   }

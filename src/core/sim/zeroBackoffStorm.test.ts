@@ -66,3 +66,35 @@ describe('deadlineReplacesAttempts with backoffMillis 0: the storm ends at each 
     expect(maxAttempt).toBeLessThanOrEqual(timeout + 1);
   });
 });
+
+/**
+ * The same at the workload's level: a closed-loop user (no think time) whose operations the client
+ * fails without sending anything — no owner in its map (node 1 failed over, no replicas), a refresh
+ * that returns at once (debounced), no retry left (`maxAttempts` 1, or `ZARIS_DISABLE_RETRIES`) —
+ * started its next operation inside the last one's callback: the call stack overflowed ("Maximum
+ * call stack size exceeded"; with retries left and `backoffMillis` 0, virtual time stopped instead).
+ * Now the user waits the shortest real timer (1 ms) after an operation that took no time.
+ */
+describe('a closed-loop user whose operations take no time', () => {
+  const input = (client: ScenarioInput['client']): ScenarioInput => ({
+    name: 'zero-time-ops',
+    seed: 1,
+    durationMs: 3000,
+    cluster: { nodes: 3, segments: 3, replicas: 0, heartbeatMs: 50, failureTimeoutMs: 300 },
+    client,
+    workload: { concurrency: 2, keys: 1, mix: { get: 1 } },
+    faults: [{ atMs: 100, action: 'failover', node: 1 }],
+  });
+  it.each([
+    ['maxAttempts 1', { maxAttempts: 1 }],
+    ['disableRetries', { disableRetries: true }],
+    ['backoffMillis 0', { backoffMillis: 0 }],
+  ] as const)('%s: the run reaches its end, at most one such operation per user per ms', (_, client) => {
+    const s = loadScenario(input(client), 'zero');
+    // (the one key's segment is node 1's: PartitionUnavailable below shows it lost its owner)
+    const { summary } = runScenario(s, { clock: new VirtualScheduler({ maxTimersAtOneInstant: 100_000 }) });
+    expect(summary.statuses.PartitionUnavailable).toBeGreaterThan(1000);
+    expect(summary.ops.total).toBeLessThanOrEqual(2 * s.durationMs + 1000);
+    expect(summary.invariants.ok).toBe(true);
+  });
+});

@@ -13,3 +13,12 @@ export interface Scheduler {
   /** cancels a timer; unknown or already fired ids are ignored */
   clearTimer(id: TimerId): void;
 }
+
+/**
+ * The shortest wait a real timer gives, ms: `setTimeout` with a delay below
+ * 1 ms fires 1 ms later in Node and in browsers. Virtual time has no such
+ * floor, so the core uses it where a loop with nothing else to wait on must
+ * still let time move (a retry loop bounded by its deadline alone, a
+ * closed-loop user whose operation took no time).
+ */
+export const SHORTEST_TIMER_MS = 1;
