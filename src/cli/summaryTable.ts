@@ -54,7 +54,7 @@ export function formatSummary(s: RunSummary): string {
   }
   lines.push('');
   lines.push(`operations   ${pad(s.ops.total, 9)} total  ${pad(s.ops.ok, 9)} ok  ${pad(s.ops.realAnswers, 7)} real answers  ${pad(s.ops.failed, 7)} failed  ${pad(s.ops.inFlightAtEnd, 5)} in flight at end`);
-  lines.push(`attempts     ${pad(s.attempts.total, 9)} total  ${pad(s.attempts.retries, 9)} retries  max per op ${s.attempts.maxPerOp}`);
+  lines.push(`attempts     ${pad(s.attempts.total, 9)} total  ${pad(s.attempts.retries, 9)} retries  max per op ${s.attempts.maxPerOp}${s.attempts.maxPerOpInFlight > s.attempts.maxPerOp ? ` of ended ops; ${s.attempts.maxPerOpInFlight} started by one still in flight at the end` : ''}`);
   lines.push(
     `refresh      ${pad(s.refresh.requested, 9)} requested  ${s.refresh.executed} executed  ${s.refresh.coalesced} coalesced  ${s.refresh.debounced} debounced  ${s.refresh.waitAbandoned} abandoned  (peak ${s.refresh.peakRequestsPerSecond}/s requested, ${s.refresh.peakExecutedPerSecond}/s executed${real?.client === 'ioredis' ? '' : `; ceiling ${s.refresh.debounceCeilingPerSecond}/s after a successful refresh${s.refresh.peakExecutedPerSecond > s.refresh.debounceCeilingPerSecond ? ', failed ones retry at once' : ''}`})`,
   );

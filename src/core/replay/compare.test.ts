@@ -22,6 +22,7 @@ function summary(o: {
   attempts?: number;
   requested?: number;
   maxPerOp?: number;
+  maxPerOpInFlight?: number;
   executed?: number;
   peakReq?: number;
   peakExec?: number;
@@ -42,7 +43,7 @@ function summary(o: {
     durationMs: series.length * 1000,
     client: DEFAULT_CLIENT_CONFIG,
     ops: { total: o.ops ?? 0, ok: (o.ops ?? 0) - (o.failed ?? 0), failed, realAnswers: 0, inFlightAtEnd: o.inFlight ?? 0, byStatus: {}, endReasons },
-    attempts: { total: o.attempts ?? 0, retries: 0, maxPerOp: o.maxPerOp ?? 0, histogram: {} },
+    attempts: { total: o.attempts ?? 0, retries: 0, maxPerOp: o.maxPerOp ?? 0, maxPerOpInFlight: o.maxPerOpInFlight ?? 0, histogram: {} },
     statuses: {},
     backoff: { count: 0, meanMs: 0 },
     refresh: { requested: o.requested ?? 0, executed: o.executed ?? 0, coalesced: 0, debounced: 0, waitAbandoned: 0, failed: 0, peakRequestsPerSecond: o.peakReq ?? 0, peakExecutedPerSecond: o.peakExec ?? 0, debounceCeilingPerSecond: 2 },

@@ -4,7 +4,7 @@
  * invariant verdicts side by side. Pure: the caller runs the scenarios.
  */
 import { BUG_TOGGLES, type BugToggles, type ClientConfig } from '../client/config';
-import type { RunSummary } from '../sim/runScenario';
+import { maxAttemptsOfOneOp, type RunSummary } from '../sim/runScenario';
 import type { Scenario } from '../sim/scenario';
 import { serviceTally, type ServiceTally } from '../domain/service';
 
@@ -282,7 +282,7 @@ export function compareRuns(a: RunSummary, b: RunSummary, faultWindow?: FaultWin
     perKiloWritesOf('casIncrementedAgain', 'CAS increments applied again (a counter counted twice), per 1,000 writes', (s) => s.writes.ambiguous.casIncrementedAgain),
     metric('attemptsPerOp', 'amplification', 'attempts per operation', '×', 'lower', (s) => perOp(s, s.attempts.total)),
     metric('refreshRequestsPerOp', 'amplification', 'map refresh requests per operation', '×', 'lower', (s) => perOp(s, s.refresh.requested)),
-    metric('maxAttemptsPerOp', 'amplification', 'max attempts of one operation', 'attempts', 'lower', (s) => s.attempts.maxPerOp),
+    metric('maxAttemptsPerOp', 'amplification', 'max attempts of one operation (ended or still in flight)', 'attempts', 'lower', maxAttemptsOfOneOp),
     metric('refreshesExecuted', 'refresh load', 'map refreshes executed', 'refreshes', 'lower', (s) => s.refresh.executed),
     metric('peakRefreshesExecutedPerSecond', 'refresh load', 'peak refreshes executed per second', '/s', 'lower', (s) => s.refresh.peakExecutedPerSecond),
     metric('peakRefreshRequestsPerSecond', 'refresh load', 'peak refresh requests per second', '/s', 'lower', (s) => s.refresh.peakRequestsPerSecond),

@@ -33,8 +33,11 @@ export interface RunSummary {
   readonly attempts: {
     readonly total: number;
     readonly retries: number;
+    /** the most attempts of one operation that ended */
     readonly maxPerOp: number;
-    /** attempts per operation → operations */
+    /** the most attempts an operation still in flight at the end had started (0: none in flight) */
+    readonly maxPerOpInFlight: number;
+    /** attempts per operation → operations that ended */
     readonly histogram: Record<string, number>;
   };
   /** attempt outcomes by status or error */
@@ -79,6 +82,11 @@ export interface RunSummary {
   readonly invariants: InvariantReport;
   /** present when the run was on a real engine (`npm run sim -- … --engine redis`) */
   readonly engine?: RealEngineSummary;
+}
+
+/** the most attempts of one operation in the run, ended or still in flight at its end */
+export function maxAttemptsOfOneOp(s: Pick<RunSummary, 'attempts'>): number {
+  return Math.max(s.attempts.maxPerOp, s.attempts.maxPerOpInFlight);
 }
 
 /**
@@ -233,7 +241,7 @@ export function summarizeRun(run: RunFacts, agg: RunAggregator, invariants: Inva
       byStatus: RunAggregator.fullTable(agg.opsByOutcome),
       endReasons: { ...agg.endReasons },
     },
-    attempts: { total: agg.attempts, retries: agg.retries, maxPerOp: agg.maxAttemptsPerOp, histogram },
+    attempts: { total: agg.attempts, retries: agg.retries, maxPerOp: agg.maxAttemptsPerOp, maxPerOpInFlight: agg.maxAttemptsInFlight(), histogram },
     statuses: RunAggregator.fullTable(agg.attemptsByOutcome),
     backoff: { count: agg.backoffCount, meanMs: agg.backoffCount === 0 ? 0 : round3(agg.backoffTotalMs / agg.backoffCount) },
     refresh: {

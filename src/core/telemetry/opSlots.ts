@@ -69,6 +69,12 @@ export class OpSlots {
     return slot;
   }
 
+  /** calls `fn` with the slot of every operation held (in no particular order) */
+  forEachSlot(fn: (slot: number) => void): void {
+    for (let i = 0; i < RING; i++) if (!Number.isNaN(this.ids[i] as number)) fn(i);
+    for (const slot of this.overflow.values()) fn(slot);
+  }
+
   /** releases `id`'s slot (no-op when it is not held) */
   delete(id: number): void {
     const i = id & MASK;

@@ -82,9 +82,12 @@ class LiveColumns {
   segment = new Float64Array(0);
   phase = new Uint8Array(0);
   affected = new Uint8Array(0);
+  /** attempts started so far */
+  attempts = new Float64Array(0);
 
   grow(n: number): void {
     this.segment = grownF64(this.segment, n);
+    this.attempts = grownF64(this.attempts, n);
     this.phase = grownU8(this.phase, n);
     this.affected = grownU8(this.affected, n);
   }
@@ -241,10 +244,28 @@ export class RunAggregator implements OpEventSink {
   /** moves the in-flight operation `id` (if any) to `phase` */
   private setPhase(id: number, phase: number): void {
     const i = this.live.slotOf(id);
-    if (i < 0) return;
+    if (i >= 0) this.moveTo(i, phase);
+  }
+
+  /** the operation in slot `i` now waits in `phase` */
+  private moveTo(i: number, phase: number): void {
     this.adjust(i, -1);
     this.cols.phase[i] = phase;
     this.adjust(i, 1);
+  }
+
+  /**
+   * The most attempts an operation still in flight has started (0 when none is): the attempt
+   * histogram and {@link maxAttemptsPerOp} count operations when they end, so in a storm whose
+   * operations never end they would read 1 while those in flight have hundreds.
+   */
+  maxAttemptsInFlight(): number {
+    let max = 0;
+    const attempts = this.cols.attempts;
+    this.live.forEachSlot((i) => {
+      if ((attempts[i] as number) > max) max = attempts[i] as number;
+    });
+    return max;
   }
 
   /** counts the operation in slot `i` in (d = 1) or out of (d = -1) its phase's gauge */
@@ -267,6 +288,7 @@ export class RunAggregator implements OpEventSink {
     this.cols.segment[i] = e.segment;
     this.cols.phase[i] = PHASE_ATTEMPT;
     this.cols.affected[i] = 0;
+    this.cols.attempts[i] = 0;
     this.adjust(i, 1);
   }
 
@@ -278,7 +300,10 @@ export class RunAggregator implements OpEventSink {
       this.retries++;
       b.retries++;
     }
-    this.setPhase(e.op, PHASE_ATTEMPT);
+    const i = this.live.slotOf(e.op);
+    if (i < 0) return;
+    this.cols.attempts[i] = e.attempt;
+    this.moveTo(i, PHASE_ATTEMPT);
   }
 
   attemptEnd(e: AttemptEndEvent): void {

@@ -1,6 +1,6 @@
 /** One side of the comparison: its label, toggles, verdict and headline numbers. */
 import { serviceOf, type ComparisonSide } from '../../core/replay/compare';
-import type { RunSummary } from '../../core/sim/runScenario';
+import { maxAttemptsOfOneOp, type RunSummary } from '../../core/sim/runScenario';
 import { BUG_TOGGLES } from '../../core/client/config';
 import { BUG_HELP } from '../controls/BugToggles';
 import { formatNumber } from '../panels/chart/format';
@@ -48,8 +48,12 @@ export function SideCard({ id, side, summary }: { id: 'a' | 'b'; side: Compariso
           <div className={budget && !budget.ok ? 'bad' : ''}>
             <dt>max attempts of one op</dt>
             <dd data-testid={`compare-max-attempts-${id}`}>
-              {summary.attempts.maxPerOp}
-              <small> / budget {summary.client.maxAttempts}</small>
+              {maxAttemptsOfOneOp(summary)}
+              <small>
+                {' '}
+                / budget {summary.client.maxAttempts}
+                {summary.attempts.maxPerOpInFlight > summary.attempts.maxPerOp ? ' · an op still in flight at the end' : ''}
+              </small>
             </dd>
           </div>
           <div>
