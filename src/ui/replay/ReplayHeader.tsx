@@ -57,7 +57,7 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
       ) : (
         <div className="identity k">nothing loaded</div>
       )}
-      <div className="recording k" data-testid="replay-memory" data-bytes={info?.memory.totalBytes ?? 0} data-memory={info ? JSON.stringify(info.memory) : '{}'} data-seek-ms={computeMs ?? ''}>
+      <div className="replay-memory k" data-testid="replay-memory" data-bytes={info?.memory.totalBytes ?? 0} data-memory={info ? JSON.stringify(info.memory) : '{}'} data-seek-ms={computeMs ?? ''}>
         {info
           ? `recorded once: ${info.events.toLocaleString('en-US')} events · ${(info.memory.totalBytes / MB).toFixed(0)} MB held (tape ${(info.memory.tapeBytes / MB).toFixed(0)} MB, ${info.memory.checkpoints.toLocaleString('en-US')} checkpoints)${lastSeekMs !== null ? ` · last seek ${lastSeekMs.toFixed(0)} ms` : ''}`
           : 'recording…'}
