@@ -11,6 +11,7 @@ import { ambiguousDuring, selectEndReasons, selectEvidenceCards, selectRejectedA
 import { formatShare } from './numberFormat';
 import { steadyOps } from './testEvents';
 import { selectEvidenceCard, sessionLineOf } from './serviceSelectors';
+import { unfoldedIds } from '../story/EvidenceCards';
 import { ApplyTracker, classifyWrite, MAX_LISTED, type AmbiguousCase } from '../../core/sim/applyTracker';
 import { newOpEnd, newOpStart } from '../../core/telemetry/events';
 import { FaultEvidenceTracker, type FaultEvidence } from '../../core/telemetry/faultEvidence';
@@ -336,6 +337,21 @@ describe('what you are seeing', () => {
     expect(selectEvidenceCards(both, [], { poolSize: 2048, nowMs: 25_000, serviceHealthy: true }).map((c) => c.status)).toEqual(['recovering · 5 s', 'settled after 4.1 s']);
     expect(selectEvidenceCards(both, [], { poolSize: 2048, nowMs: 25_000, running: false, serviceHealthy: true })[0]?.status).toBe('open at pause · 5 s');
     expect(selectEvidenceCards([evidence({ id: 1 })], [1], { poolSize: 2048, nowMs: 25_000 })).toEqual([]);
+  });
+
+  it('the card shown whole beside the newest is the fault that left most demand unserved: the storm, not a failover that failed fast', () => {
+    // the Live walk of 2026-12-06 (1280 x 800): Failover, Failback, the storm's Failover, Scale out — the
+    // first failover (6,060 failed) stayed whole and the storm (0 failed, the pool held, 16,448 turned away) folded
+    const failover = evidence({ id: 1, t: 17_000, settledT: 22_500, opsHit: 6_950, failed: 6_060, rejected: 1_731, stalledPeak: 79, healthyLostMs: 1_100 });
+    const failback = evidence({ id: 2, action: 'failback', node: 0, t: 38_600, settledT: 39_900, opsHit: 840, failed: 216 });
+    const storm = evidence({ id: 3, t: 50_900, settledT: 60_900, opsHit: 2_079, overBudget: 2_048, rejected: 16_448, stalledPeak: 2_048, healthyLostMs: 4_500 });
+    const scaleOut = evidence({ id: 4, action: 'scaleOut', node: 3, t: 75_300, opsHit: 558, overBudget: 64 });
+    const cards = selectEvidenceCards([failover, failback, storm, scaleOut], [], { poolSize: 2048, nowMs: 80_000 });
+    expect(cards.map((c) => c.id)).toEqual([4, 3, 2, 1]);
+    expect([...unfoldedIds(cards, [])].sort()).toEqual([3, 4]);
+    // a failover that failed 7,000 still outranks a later failback that hit 9
+    const fast = selectEvidenceCards([evidence({ id: 1, failed: 7_000, opsHit: 7_000 }), evidence({ id: 2, action: 'failback', t: 9_000, opsHit: 9 })], [], { poolSize: 2048, nowMs: 10_000 });
+    expect([...unfoldedIds([...fast, ...selectEvidenceCards([evidence({ id: 3, action: 'scaleOut', t: 9_500, opsHit: 400 })], [], { poolSize: 2048, nowMs: 10_000 })].sort((a, b) => b.id - a.id), [])].sort()).toEqual([1, 3]);
   });
 
   it("a card's durations stand still while paused and say how much of them was paused", () => {

@@ -232,7 +232,7 @@ export interface EvidenceCard {
   readonly severity: EvidenceSeverity;
   /** the findings, worst first */
   readonly facts: readonly string[];
-  /** how much the fault hurt, to rank cards (a bad card first, then failed and hit operations) */
+  /** how much the fault hurt, to rank cards (a bad card first, then operations not served — failed, turned away, stalled —, then hit) */
   readonly impact: number;
   /** the earlier fault, still hurting when this one came ("the failover (crash) of node 1 at 4 s") */
   readonly tookOver?: string;
@@ -321,7 +321,9 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   const warn = e.failed > 0 || e.healthyLostMs > 0 || e.opsHit > 0 || e.slowed > 0 || amb !== null;
   return {
     id: e.id,
-    impact: (bad ? 1e12 : 0) + e.failed * 1e3 + e.opsHit + e.rejected,
+    // harm as the tiles judge service: operations not served (failed, turned away, stalled > 1 s) — a storm that
+    // fails nothing but holds the pool and turns thousands away hurt more than a failover that failed fast
+    impact: (bad ? 1e12 : 0) + (e.failed + e.rejected + e.stalledPeak) * 1e3 + e.opsHit,
     // a link fault's side and strength belong to what happened ("replies of the node lost for 5 s")
     title: `${describeFault(e)} at ${formatSeconds(e.t)}${e.detail !== undefined ? ` — ${e.detail}` : ''}`,
     status:
