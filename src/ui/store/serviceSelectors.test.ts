@@ -173,6 +173,21 @@ describe('what you are seeing', () => {
     expect(storm.text).toContain('2,048 operations stalled > 1 s (2,000 of them from the failover (crash) of node 1 at 4 s) hold 100 % of the request pool (2,048 slots)');
   });
 
+  it('not all served with no fault open reads "degraded — no fault open", never "fault in progress — no fault injected"', () => {
+    // the Live walk of 2026-12-06: before any fault, and after the storm's card settled, a second with arrivals
+    // turned away (a busy page) read "FAULT IN PROGRESS  Fault in progress — no fault injected: 94.5 % …"
+    const full = headline({ servedPerSec: 5000, rejectedPerSec: 293, inFlight: 4, service: { verdict: 'degraded', share: 0.945 } });
+    const before = selectSessionState({ ...base, evidence: [], headline: full });
+    expect(before).toMatchObject({ state: 'fault', label: 'degraded — no fault open' });
+    expect(before.text).toBe('Degraded with no fault injected yet: 94.5 % of demand served (last 1 s); 293 arrivals/s turned away. The request pool was full: arrivals came faster than answers.');
+    const after = selectSessionState({ ...base, evidence: [evidence({ id: 1, settledT: 9_000 }), evidence({ id: 2, t: 50_900, settledT: 60_900 })], headline: full });
+    expect(after.label).toBe('degraded — no fault open');
+    expect(after.text).toMatch(/^Degraded with no fault open \(the last, the failover \(crash\) of node 1 at 50\.9 s, has settled\): 94\.5 % of demand served/);
+    expect(after.text).not.toContain('Fault in progress');
+    // an open fault still reads as one
+    expect(selectSessionState({ ...base, evidence: [evidence({ t: 3_000 })], headline: full }).label).toBe('fault in progress');
+  });
+
   it('says "1 op", not "1 ops" (the scale-out card of 2026-12-03 read "attempt budget exceeded by 1 ops")', () => {
     const card = selectEvidenceCard(evidence({ overBudget: 1, opsHit: 1, stalledPeak: 1 }), { poolSize: 2048, nowMs: 10_000 });
     expect(card.facts).toContain('attempt budget exceeded by 1 op');
