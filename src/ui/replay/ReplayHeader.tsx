@@ -48,7 +48,7 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
           identity={identityAtCursor(run.identity, scheduledClient(run.scenario, clientConfig), cluster)}
           {...(run.scenario ? { extra: withSchedule(selectWorkloadSummary(workload), run.scenario.changes) } : {})}
           badges={
-            <span className="verdicts" data-testid="replay-verdict">
+            <span className="replay-verdicts" data-testid="replay-verdict">
               <Verdict label={`at the cursor (${cursorAt})`} line={atCursor} testId="replay-verdict-cursor" />
               <Verdict label="whole run" line={whole} testId="replay-verdict-run" />
             </span>
