@@ -341,6 +341,35 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     expect(bad.url).toContain('backoffMillis=250');
   });
 
+  it("Compare's invariant table at 1280 px: both sides' violated badges stay inside the panel, and a visit to Replay leaves its columns alone", async () => {
+    // both sides run the storm's toggle, so both carry the long "violated — bug toggle on · 2k×" badge
+    const p = await open('?preset=refresh-storm&view=compare&cmpA=deadlineReplacesAttempts&cmpB=deadlineReplacesAttempts,noRefreshCoalescing', { width: 1280, height: 800 });
+    await p.waitCompareDone();
+    const table = p.compareView.getByTestId('compare-invariants');
+    const layout = () =>
+      table.evaluate((t) => {
+        const panel = (t.closest('section') ?? t.parentElement ?? t).getBoundingClientRect();
+        const heads = Array.from(t.querySelectorAll('thead th'), (h) => h.getBoundingClientRect());
+        const firstRow = Array.from(t.querySelectorAll('tbody tr:first-child > *'), (c) => c.getBoundingClientRect());
+        return {
+          display: getComputedStyle(t).display,
+          badgesPastPanel: Array.from(t.querySelectorAll('.badge'))
+            .filter((b) => b.getBoundingClientRect().right > panel.right)
+            .map((b) => b.textContent ?? ''),
+          // each heading stands over its column: the same left edge as the first row's cell
+          headsOverColumns: heads.length === 3 && heads.every((h, i) => Math.abs(h.left - (firstRow[i]?.left ?? -99)) <= 1),
+        };
+      });
+    expect(await p.compareView.getByTestId('compare-inv-attemptBudgetKept').getAttribute('data-b')).toBe('expected');
+    expect(await p.compareView.getByTestId('compare-inv-attemptBudgetKept').getAttribute('data-a')).toBe('expected');
+    expect(await layout(), 'Compare opened first').toEqual({ display: 'table', badgesPastPanel: [], headsOverColumns: true });
+    await p.page.getByRole('tab', { name: 'Replay' }).click();
+    await p.page.getByTestId('replay-memory').filter({ hasText: /^recorded once/ }).waitFor({ timeout: 120_000 });
+    await p.page.getByRole('tab', { name: 'Compare' }).click();
+    await table.waitFor();
+    expect(await layout(), 'after a visit to Replay').toEqual({ display: 'table', badgesPastPanel: [], headsOverColumns: true });
+  });
+
   it('Compare at 1920 px', async () => {
     const p = await open('?preset=failover&view=compare', { width: 1920, height: 3200 });
     await p.waitCompareDone();

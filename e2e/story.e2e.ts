@@ -6,10 +6,36 @@
  * after a scenario change (the bug toggle kept and the change named, the
  * tiles still the store's), and the charts' time window (whole session).
  */
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { BUG_HELP } from '../src/ui/controls/BugToggles';
 import { useDashboard } from './support/fixture';
 import { tilesMatchingStore } from './support/tiles';
+
+const FITS = { buttonsOnOneLine: true, clearOfTabs: true, insideBar: true };
+
+/** the Live tab's recording bar: its buttons as tall as "Copy link" (one line), its text right of the tabs, all of it inside the tab bar */
+function recordingBar(page: Page): Promise<typeof FITS & { detail: string }> {
+  return page
+    .evaluate(() => {
+      const box = (el: Element | null) => el?.getBoundingClientRect() ?? new DOMRect();
+      const bar = box(document.querySelector('.shell-bar'));
+      const tabs = box(document.querySelector('.shell-bar [role="tablist"]'));
+      const text = box(document.querySelector('.live-recording .rec-text'));
+      const copy = box(document.querySelector('[data-testid="copy-link"]'));
+      const buttons = Array.from(document.querySelectorAll('.live-recording button')).map((b) => b.getBoundingClientRect());
+      return {
+        buttonsOnOneLine: buttons.length === 2 && buttons.every((b) => Math.abs(b.height - copy.height) <= 1),
+        clearOfTabs: text.left >= tabs.right,
+        insideBar: [text, ...buttons].every((r) => r.top >= bar.top && r.bottom <= bar.bottom),
+        detail: JSON.stringify({ bar: [bar.top, bar.bottom], tabsRight: tabs.right, text: [text.left, text.top, text.bottom], copyH: copy.height, buttons: buttons.map((b) => [b.height, b.top, b.bottom]) }),
+      };
+    })
+    .then((r) => {
+      if (!(r.buttonsOnOneLine && r.clearOfTabs && r.insideBar)) console.log(`[story] recording bar: ${r.detail}`);
+      return r;
+    });
+}
 
 describe('the first screen', () => {
   const lab = useDashboard();
@@ -27,7 +53,7 @@ describe('the first screen', () => {
     ]);
     await d.waitForText(d.page.locator('.control-bar .state'), /^not started$/);
     await expect(d.page.locator('.rec-dot.on').count()).resolves.toBe(0);
-    await d.waitForText(d.page.locator('.recording .rec-text'), /^not recording yet/);
+    await d.waitForText(d.page.locator('.live-recording .rec-text'), /^not recording yet/);
     await expect(d.kpi('ops / s served').locator('xpath=following-sibling::dd').textContent()).resolves.toBe('real answers · not started');
 
     await d.start();
@@ -50,6 +76,16 @@ describe('the first screen', () => {
     expect(clock).toMatch(/^paused · t = [\d.]+ s$/);
     await d.page.waitForTimeout(1500);
     await expect(d.page.locator('.control-bar .state').textContent(), 'the clock stands still while paused').resolves.toBe(clock);
+
+    // the recording bar at 1280 px, paused with a control change (its longest line): its buttons keep one
+    // line and its text stays off the tabs — also after a visit to Replay, whose stylesheet once restyled it
+    await d.page.setViewportSize({ width: 1280, height: 800 });
+    expect(await recordingBar(d.page), 'the recording bar, paused, at 1280 px').toMatchObject(FITS);
+    await d.page.getByRole('tab', { name: 'Replay' }).click();
+    await d.page.getByTestId('replay-memory').filter({ hasText: /^recorded once/ }).waitFor({ timeout: 60_000 });
+    await d.page.getByRole('tab', { name: 'Live' }).click();
+    await d.statusLine().waitFor();
+    expect(await recordingBar(d.page), 'the recording bar after a visit to Replay').toMatchObject(FITS);
 
     // a scenario change keeps the storm toggle and says what it changed
     await d.toggleBug('deadlineReplacesAttempts', true);

@@ -6,6 +6,7 @@ import { loadScenario } from '../../core/sim/scenario';
 import { shortenedPreset } from '../../core/sim/testkit/presetInputs';
 import { deltaSections, verdictSentence } from '../compare/deltaRows';
 import { reviewReportHtml } from './report';
+import { invariantLabel } from '../store/logSelectors';
 import { svgDocument } from './svgDoc';
 
 describe('the review report', () => {
@@ -45,7 +46,9 @@ describe('the review report', () => {
     expect(html).toContain('deadlineReplacesAttempts');
     expect(html).toContain(verdictSentence(c.verdict, 'fixed client', 'storm').replace(/&/g, '&amp;'));
     for (const m of c.metrics) expect(html).toContain(`data-metric="${m.id}"`);
-    for (const i of c.invariants) expect(html).toContain(`<th>${i.name}</th>`);
+    // in the app's words, the checker's name under them (it read "noLostAckedWrites" alone)
+    for (const i of c.invariants) expect(html).toContain(`<tr data-invariant="${i.name}"><th>${invariantLabel(i.name)}<small>${i.name}</small></th>`);
+    expect(html).toContain('<th>No lost acknowledged writes<small>noLostAckedWrites</small></th>');
     expect(html).toContain('<svg xmlns="http://www.w3.org/2000/svg"');
     expect(html).toContain('http://127.0.0.1:5173/?preset=failover&amp;view=compare</code>');
   });

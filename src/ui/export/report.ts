@@ -14,6 +14,7 @@
 import { BUG_TOGGLES, type ClientConfig } from '../../core/client/config';
 import type { InvariantComparison, InvariantVerdict } from '../../core/replay/compare';
 import type { Scenario } from '../../core/sim/scenario';
+import { invariantLabel } from '../store/logSelectors';
 import { selectConfigSummary } from '../store/selectors';
 import type { DeltaSection } from '../compare/deltaRows';
 import { faultsChangeNodes, nodesText, topologyAtText, type RunIdentity } from './caption';
@@ -168,7 +169,8 @@ interface InvariantRowCells {
 
 function invariantsSection(columns: readonly { readonly label: string; readonly cls?: string }[], rows: readonly InvariantRowCells[]): string {
   const head = columns.map((c) => `<th${c.cls ? ` class="${c.cls}"` : ''}>${esc(c.label)}</th>`).join('');
-  const body = rows.map((r) => `<tr><th>${esc(r.name)}</th>${r.cells.map((c) => `<td>${invariantCell(c.verdict, c.violations)}</td>`).join('')}</tr>`).join('');
+  // the app's words (as Live's Invariants panel and Compare's table say them), the checker's name under them
+  const body = rows.map((r) => `<tr data-invariant="${esc(r.name)}"><th>${esc(invariantLabel(r.name))}<small>${esc(r.name)}</small></th>${r.cells.map((c) => `<td>${invariantCell(c.verdict, c.violations)}</td>`).join('')}</tr>`).join('');
   return `<section id="invariants"><h2>Invariants</h2><table><thead><tr><th>invariant</th>${head}</tr></thead><tbody>${body}</tbody></table></section>`;
 }
 

@@ -48,7 +48,7 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
           identity={identityAtCursor(run.identity, scheduledClient(run.scenario, clientConfig), cluster)}
           {...(run.scenario ? { extra: withSchedule(selectWorkloadSummary(workload), run.scenario.changes) } : {})}
           badges={
-            <span className="verdicts" data-testid="replay-verdict">
+            <span className="replay-verdicts" data-testid="replay-verdict">
               <Verdict label={`at the cursor (${cursorAt})`} line={atCursor} testId="replay-verdict-cursor" />
               <Verdict label="whole run" line={whole} testId="replay-verdict-run" />
             </span>
@@ -57,7 +57,7 @@ export function ReplayHeader({ ctl }: { ctl: ReplayController }) {
       ) : (
         <div className="identity k">nothing loaded</div>
       )}
-      <div className="recording k" data-testid="replay-memory" data-bytes={info?.memory.totalBytes ?? 0} data-memory={info ? JSON.stringify(info.memory) : '{}'} data-seek-ms={computeMs ?? ''}>
+      <div className="replay-memory k" data-testid="replay-memory" data-bytes={info?.memory.totalBytes ?? 0} data-memory={info ? JSON.stringify(info.memory) : '{}'} data-seek-ms={computeMs ?? ''}>
         {info
           ? `recorded once: ${info.events.toLocaleString('en-US')} events · ${(info.memory.totalBytes / MB).toFixed(0)} MB held (tape ${(info.memory.tapeBytes / MB).toFixed(0)} MB, ${info.memory.checkpoints.toLocaleString('en-US')} checkpoints)${lastSeekMs !== null ? ` · last seek ${lastSeekMs.toFixed(0)} ms` : ''}`
           : 'recording…'}

@@ -9,6 +9,7 @@ import { createDashboardStore } from '../store/dashboardStore';
 import { scenarioIdentity, type ReplayUiState } from './replayController';
 import { invariantsBothWays, replayReportInput } from './replayReport';
 import { steadyOps } from '../store/testEvents';
+import { invariantLabel } from '../store/logSelectors';
 
 const tallies = (over: Partial<Record<TallyName, number>> = {}) =>
   Object.fromEntries(TALLIES.map((k) => [k, { count: over[k] ?? 0, examples: over[k] ? [1] : [] }])) as unknown as Record<TallyName, TallyView>;
@@ -49,7 +50,7 @@ describe('the Replay review report', () => {
     expect(html).toContain('<dt>bug toggles</dt><dd>deadlineReplacesAttempts</dd>');
     expect(html).toMatch(/<p class="verdict"[^>]*data-verdict="cursor" data-tone="ok"><span class="muted">at the cursor \(1\.50 s\):<\/span> invariants kept so far<\/p>/);
     expect(html).toMatch(/data-verdict="run" data-tone="expected">.*42 operations beyond their attempt budget/);
-    for (const i of wholeRun.checks) expect(html).toContain(`<th>${i.name}</th>`);
+    for (const i of wholeRun.checks) expect(html).toContain(`<tr data-invariant="${i.name}"><th>${invariantLabel(i.name)}<small>${i.name}</small></th>`);
     expect(html).toContain('<svg xmlns="http://www.w3.org/2000/svg"');
     expect(html).toContain('view=replay&amp;preset=failover</code>');
   });

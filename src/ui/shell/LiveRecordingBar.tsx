@@ -23,6 +23,9 @@ export function LiveRecordingBar({ app, live }: { app: AppStore; live: LiveHandl
   // the first Start is no control change: it is named with its time, the changes counted without it
   const firstStart = rec.changes.find((c) => c.what === 'started');
   const changes = rec.changes.length - (firstStart === undefined ? 0 : 1);
+  const text = `${running ? 'recording' : everStarted ? 'recording paused' : 'not recording yet'} · ${faults} fault${faults === 1 ? '' : 's'}${
+    firstStart !== undefined ? ` · started at ${(firstStart.atMs / 1000).toFixed(1)} s` : ''
+  }${changes > 0 ? ` · ${changes} control change${changes === 1 ? '' : 's'}` : ''}`;
   const recorded = () => {
     const input = rec.toScenarioInput();
     loadScenario(input, 'the recording'); // throws an InputError naming the field if it would not replay
@@ -37,12 +40,11 @@ export function LiveRecordingBar({ app, live }: { app: AppStore; live: LiveHandl
     }
   };
   return (
-    <div className="recording" role="group" aria-label="Session recording" data-session={sessionId}>
+    <div className="live-recording" role="group" aria-label="Session recording" data-session={sessionId}>
       <span className={`rec-dot ${running ? 'on' : ''}`} aria-hidden="true" />
-      <span className="rec-text">
-        {running ? 'recording' : everStarted ? 'recording paused' : 'not recording yet'} · {faults} fault{faults === 1 ? '' : 's'}
-        {firstStart !== undefined ? ` · started at ${(firstStart.atMs / 1000).toFixed(1)} s` : ''}
-        {changes > 0 ? ` · ${changes} control change${changes === 1 ? '' : 's'} (settings, toggles, pause / resume)` : ''}
+      {/* one line that gives way (ellipsis, whole in its tooltip) before the buttons beside it wrap: what a control change is lives in the tooltip */}
+      <span className="rec-text" title={text + (changes > 0 ? ' — a control change is a change of settings or toggles, or a pause / resume' : '')}>
+        {text}
       </span>
       <button
         type="button"

@@ -11,6 +11,7 @@ import { ambiguousDuring, selectEndReasons, selectEvidenceCards, selectRejectedA
 import { formatShare } from './numberFormat';
 import { steadyOps } from './testEvents';
 import { selectEvidenceCard, sessionLineOf } from './serviceSelectors';
+import { unfoldedIds } from '../story/EvidenceCards';
 import { ApplyTracker, classifyWrite, MAX_LISTED, type AmbiguousCase } from '../../core/sim/applyTracker';
 import { newOpEnd, newOpStart } from '../../core/telemetry/events';
 import { FaultEvidenceTracker, type FaultEvidence } from '../../core/telemetry/faultEvidence';
@@ -170,6 +171,21 @@ describe('what you are seeing', () => {
     const held = headline({ servedPerSec: 0, rejectedPerSec: 5000, stalled: 2_048, inFlight: 2_048, service: { verdict: 'notServing', share: 0 } });
     const storm = selectSessionState({ ...base, evidence: [failover, { ...scaleOut, carried: [{ from: 1, ops: 2_048, inFlight: 2_000, failed: 0 }] }], headline: held });
     expect(storm.text).toContain('2,048 operations stalled > 1 s (2,000 of them from the failover (crash) of node 1 at 4 s) hold 100 % of the request pool (2,048 slots)');
+  });
+
+  it('not all served with no fault open reads "degraded — no fault open", never "fault in progress — no fault injected"', () => {
+    // the Live walk of 2026-12-06: before any fault, and after the storm's card settled, a second with arrivals
+    // turned away (a busy page) read "FAULT IN PROGRESS  Fault in progress — no fault injected: 94.5 % …"
+    const full = headline({ servedPerSec: 5000, rejectedPerSec: 293, inFlight: 4, service: { verdict: 'degraded', share: 0.945 } });
+    const before = selectSessionState({ ...base, evidence: [], headline: full });
+    expect(before).toMatchObject({ state: 'fault', label: 'degraded — no fault open' });
+    expect(before.text).toBe('Degraded with no fault injected yet: 94.5 % of demand served (last 1 s); 293 arrivals/s turned away. The request pool was full: arrivals came faster than answers.');
+    const after = selectSessionState({ ...base, evidence: [evidence({ id: 1, settledT: 9_000 }), evidence({ id: 2, t: 50_900, settledT: 60_900 })], headline: full });
+    expect(after.label).toBe('degraded — no fault open');
+    expect(after.text).toMatch(/^Degraded with no fault open \(the last, the failover \(crash\) of node 1 at 50\.9 s, has settled\): 94\.5 % of demand served/);
+    expect(after.text).not.toContain('Fault in progress');
+    // an open fault still reads as one
+    expect(selectSessionState({ ...base, evidence: [evidence({ t: 3_000 })], headline: full }).label).toBe('fault in progress');
   });
 
   it('says "1 op", not "1 ops" (the scale-out card of 2026-12-03 read "attempt budget exceeded by 1 ops")', () => {
@@ -336,6 +352,21 @@ describe('what you are seeing', () => {
     expect(selectEvidenceCards(both, [], { poolSize: 2048, nowMs: 25_000, serviceHealthy: true }).map((c) => c.status)).toEqual(['recovering · 5 s', 'settled after 4.1 s']);
     expect(selectEvidenceCards(both, [], { poolSize: 2048, nowMs: 25_000, running: false, serviceHealthy: true })[0]?.status).toBe('open at pause · 5 s');
     expect(selectEvidenceCards([evidence({ id: 1 })], [1], { poolSize: 2048, nowMs: 25_000 })).toEqual([]);
+  });
+
+  it('the card shown whole beside the newest is the fault that left most demand unserved: the storm, not a failover that failed fast', () => {
+    // the Live walk of 2026-12-06 (1280 x 800): Failover, Failback, the storm's Failover, Scale out — the
+    // first failover (6,060 failed) stayed whole and the storm (0 failed, the pool held, 16,448 turned away) folded
+    const failover = evidence({ id: 1, t: 17_000, settledT: 22_500, opsHit: 6_950, failed: 6_060, rejected: 1_731, stalledPeak: 79, healthyLostMs: 1_100 });
+    const failback = evidence({ id: 2, action: 'failback', node: 0, t: 38_600, settledT: 39_900, opsHit: 840, failed: 216 });
+    const storm = evidence({ id: 3, t: 50_900, settledT: 60_900, opsHit: 2_079, overBudget: 2_048, rejected: 16_448, stalledPeak: 2_048, healthyLostMs: 4_500 });
+    const scaleOut = evidence({ id: 4, action: 'scaleOut', node: 3, t: 75_300, opsHit: 558, overBudget: 64 });
+    const cards = selectEvidenceCards([failover, failback, storm, scaleOut], [], { poolSize: 2048, nowMs: 80_000 });
+    expect(cards.map((c) => c.id)).toEqual([4, 3, 2, 1]);
+    expect([...unfoldedIds(cards, [])].sort()).toEqual([3, 4]);
+    // a failover that failed 7,000 still outranks a later failback that hit 9
+    const fast = selectEvidenceCards([evidence({ id: 1, failed: 7_000, opsHit: 7_000 }), evidence({ id: 2, action: 'failback', t: 9_000, opsHit: 9 })], [], { poolSize: 2048, nowMs: 10_000 });
+    expect([...unfoldedIds([...fast, ...selectEvidenceCards([evidence({ id: 3, action: 'scaleOut', t: 9_500, opsHit: 400 })], [], { poolSize: 2048, nowMs: 10_000 })].sort((a, b) => b.id - a.id), [])].sort()).toEqual([1, 3]);
   });
 
   it("a card's durations stand still while paused and say how much of them was paused", () => {

@@ -183,7 +183,6 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
   // operations still retrying past their budget: not "recovering", whatever the share of the last second says (a storm's first second reads ≈ 100 %)
   const retryingPastBudget = open !== null && (x.overBudgetInFlight ?? 0) > 0;
   if (h.service.verdict !== 'healthy' || retryingPastBudget) {
-    const what = open !== null ? `${describeFault(open)},${since}` : 'no fault injected';
     const parts = [throughputDrop(open, h.servedPerSec), h.failedPerSec > 0 ? `${formatRate(h.failedPerSec)} ops/s fail` : null, h.rejectedPerSec > 0 ? `${formatRate(h.rejectedPerSec)} arrivals/s turned away` : null, h.stalled > 0 ? stalledPhrase(open, h.stalled, x.evidence, 'op') : null].filter(Boolean);
     // "within its bounds" only while the open fault has no operation past its attempt budget (a bug toggle breaks it)
     const client =
@@ -191,10 +190,18 @@ function liveSessionState(x: SessionStateInput): SessionStateLine {
         ? `${formatCounted(open.overBudget, 'op')} went past their attempt budget${retryingPastBudget ? ` (${formatCount(x.overBudgetInFlight ?? 0)} still retrying)` : ''}: the client's bounds do not hold.`
         : open !== null && retryingPastBudget
           ? `The operations this fault hit keep within their bounds; ${formatCounted(x.overBudgetInFlight ?? 0, 'operation')} from an earlier fault's storm ${(x.overBudgetInFlight ?? 0) === 1 ? 'is' : 'are'} still retrying past their budget (they keep the policy they started with until their deadline).`
-          : open !== null
-          ? 'The client retries within its bounds and refreshes its map.'
-          : 'The client retries and refreshes its map.';
-    return { state: 'fault', label: 'fault in progress', text: `Fault in progress — ${what}: ${served}${parts.length > 0 ? `; ${parts.join(', ')}` : ''}. ${client}` };
+          : 'The client retries within its bounds and refreshes its map.';
+    const harm = `${served}${parts.length > 0 ? `; ${parts.join(', ')}` : ''}.`;
+    if (open === null) {
+      // no fault is open (none injected yet, or every card has closed): this is not "fault in progress" —
+      // turn-aways alone come from a full request pool, which a busy browser or a workload above what the
+      // cluster answers gives too
+      const last = x.evidence[x.evidence.length - 1];
+      const none = last === undefined ? 'no fault injected yet' : `no fault open (the last, the ${describeFault(last)} at ${formatSeconds(last.t)}, has settled)`;
+      const pool = h.rejectedPerSec > 0 ? ' The request pool was full: arrivals came faster than answers.' : '';
+      return { state: 'fault', label: 'degraded — no fault open', text: `Degraded with ${none}: ${harm}${pool}` };
+    }
+    return { state: 'fault', label: 'fault in progress', text: `Fault in progress — ${describeFault(open)},${since}: ${harm} ${client}` };
   }
   if (open !== null) {
     // "recovering" needs harm to recover from, and a window that is after the fault: a fault of a
@@ -232,7 +239,7 @@ export interface EvidenceCard {
   readonly severity: EvidenceSeverity;
   /** the findings, worst first */
   readonly facts: readonly string[];
-  /** how much the fault hurt, to rank cards (a bad card first, then failed and hit operations) */
+  /** how much the fault hurt, to rank cards (a bad card first, then operations not served — failed, turned away, stalled —, then hit) */
   readonly impact: number;
   /** the earlier fault, still hurting when this one came ("the failover (crash) of node 1 at 4 s") */
   readonly tookOver?: string;
@@ -321,7 +328,9 @@ export function selectEvidenceCard(e: FaultEvidence, ctx: CardContext, ambiguous
   const warn = e.failed > 0 || e.healthyLostMs > 0 || e.opsHit > 0 || e.slowed > 0 || amb !== null;
   return {
     id: e.id,
-    impact: (bad ? 1e12 : 0) + e.failed * 1e3 + e.opsHit + e.rejected,
+    // harm as the tiles judge service: operations not served (failed, turned away, stalled > 1 s) — a storm that
+    // fails nothing but holds the pool and turns thousands away hurt more than a failover that failed fast
+    impact: (bad ? 1e12 : 0) + (e.failed + e.rejected + e.stalledPeak) * 1e3 + e.opsHit,
     // a link fault's side and strength belong to what happened ("replies of the node lost for 5 s")
     title: `${describeFault(e)} at ${formatSeconds(e.t)}${e.detail !== undefined ? ` — ${e.detail}` : ''}`,
     status:

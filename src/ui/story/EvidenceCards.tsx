@@ -1,6 +1,6 @@
 /**
  * One card per fault: what it did, counted from the event stream; stays until dismissed. The
- * newest and the one that hurt most are open, side by side; the others fold to one line each below
+ * newest and the one that hurt most (most operations not served) are open, side by side; the others fold to one line each below
  * them (title, status, the worst fact) so a session of many faults does not push the charts below
  * the fold; a click opens one.
  */
