@@ -152,6 +152,10 @@ describe('design reviews: compare, vector exports, report, imports, links', () =
     const atB = await v.getByTestId('compare-at-cursor-b').locator('td').allInnerTexts();
     const atA = await v.getByTestId('compare-at-cursor-a').locator('td').allInnerTexts();
     expect(atB[1]).toBe('0'); // the storm: healthy segments serve nothing at 7 s
+    // … nor does the side as a whole: both rate cells are marked, not only the healthy one
+    expect(atB[0]).toBe('0');
+    const marked = await v.getByTestId('compare-at-cursor-b').locator('td').evaluateAll((tds) => tds.map((td) => td.classList.contains('zero')));
+    expect(marked.slice(0, 2)).toEqual([true, true]);
     expect(Number(atA[1]?.replace('k', '')) || 0).toBeGreaterThan(0);
     await capturePage(p.page, join(ARTEFACTS, 'compare-failover-1280.png'));
   });

@@ -80,7 +80,7 @@ function CursorBar({ st, cursorMs, durationMs, onCursor }: { st: CompareState; c
           {rows.map(({ id, s }) => (
             <tr key={id} data-testid={`compare-at-cursor-${id}`}>
               <th style={{ color: SIDE_COLOR[id] }}>{id.toUpperCase()}</th>
-              <td className="num">{formatNumber(s?.served ?? null)}</td>
+              <td className={`num ${s && s.served === 0 ? 'zero' : ''}`}>{formatNumber(s?.served ?? null)}</td>
               <td className={`num ${s && s.healthy === 0 ? 'zero' : ''}`}>{formatNumber(s?.healthy ?? null)}</td>
               <td className="num">{formatNumber(s?.failed ?? null)}</td>
               <td className="num">{formatNumber(s?.parked ?? null)}</td>
