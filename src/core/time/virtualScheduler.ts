@@ -29,7 +29,7 @@ export class NoProgressError extends Error {
     readonly atMs: number,
     limit = MAX_TIMERS_AT_ONE_INSTANT,
   ) {
-    super(`virtual time stopped advancing at ${atMs} ms: more than ${limit} timers fired at that instant (operations that take 0 ms in a closed loop?)`);
+    super(`virtual time stopped advancing at ${atMs} ms: more than ${limit} timers fired at that instant (something keeps rescheduling itself with no delay)`);
     this.name = 'NoProgressError';
   }
 }
