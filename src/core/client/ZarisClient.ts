@@ -237,6 +237,8 @@ class OperationRun {
   private lastEndedAt = 0;
   /** the deadline passed while this op waited for a map refresh */
   private deadlinePassedInRefreshWait = false;
+  /** ms, when the last attempt began */
+  private attemptStartedAt = 0;
 
   constructor(
     private readonly client: ZarisClient,
@@ -283,6 +285,7 @@ class OperationRun {
     const epoch = this.client.map.epoch;
     const attempt = this.attempt;
     this.attemptsMade = attempt;
+    this.attemptStartedAt = now;
     const sink = this.client._opSink;
     if (sink) {
       const e = this.client._scratch?.attemptStart ?? newAttemptStart();
@@ -364,7 +367,7 @@ class OperationRun {
   private backoff(attempt: number, result: AttemptResult): void {
     const { scheduler } = this.client._env();
     const now = scheduler.now();
-    const delayMs = backoffDelay(attempt, result.status, now, this.deadline, this.config);
+    const delayMs = backoffDelay(attempt, result.status, now, this.deadline, this.config, this.attemptStartedAt);
     this.client.sink?.emit({ t: now, type: 'backoff', op: this.op, attempt, delayMs, status: result.status, error: result.error });
     scheduler.setTimer(delayMs, () => {
       this.attempt = attempt + 1;

@@ -113,12 +113,16 @@ describe('backoffDelay', () => {
 
   it('backoffMillis 0 with only the deadline bounding the loop (deadlineReplacesAttempts): at least 1 ms, clamped to the time left — virtual time must move for the deadline to end the loop', () => {
     const storm = cfg({ backoffMillis: 0, bugs: { deadlineReplacesAttempts: true } });
-    expect(backoffDelay(1, 'Moved', 0, 60_000, storm)).toBe(1);
-    expect(backoffDelay(7, undefined, 500, 60_000, storm)).toBe(1);
-    expect(backoffDelay(7, 'Migrating', 59_999.75, 60_000, storm)).toBe(0.25);
+    // the attempt (and its refresh) took no time: now is when it began
+    expect(backoffDelay(1, 'Moved', 0, 60_000, storm, 0)).toBe(1);
+    expect(backoffDelay(7, undefined, 500, 60_000, storm, 500)).toBe(1);
+    expect(backoffDelay(7, 'Migrating', 59_999.75, 60_000, storm, 59_999.75)).toBe(0.25);
+    // an attempt that took time (it went to a node) keeps the rule's 0 ms
+    expect(backoffDelay(1, 'Moved', 0.5, 60_000, storm, 0)).toBe(0);
+    expect(backoffDelay(1, 'Moved', 0, 60_000, storm)).toBe(0);
     // an attempt budget bounds the loop: 0 ms stays 0 ms
-    expect(backoffDelay(1, 'Moved', 0, 60_000, cfg({ backoffMillis: 0 }))).toBe(0);
-    expect(backoffDelay(1, 'Moved', 0, null, storm)).toBe(0);
+    expect(backoffDelay(1, 'Moved', 0, 60_000, cfg({ backoffMillis: 0 }), 0)).toBe(0);
+    expect(backoffDelay(1, 'Moved', 0, null, storm, 0)).toBe(0);
     // a longer backoff is unchanged
     expect(backoffDelay(2, 'Moved', 0, 60_000, cfg({ backoffMillis: 100, bugs: { deadlineReplacesAttempts: true } }))).toBe(200);
   });
