@@ -113,25 +113,16 @@ export function exhaustedReason(
 }
 
 /**
- * The shortest sleep between two attempts of a loop bounded by its deadline
- * alone (`deadlineReplacesAttempts` with a deadline) when the attempt took no
- * time at all, ms. A `backoffMillis` of 0 is a sleep of 0 ms; the real
- * schedulers (`setTimeout`) never fire one sooner than 1 ms later, but
- * virtual time would not move at all: an attempt that fails locally (no
- * owner in the map) after a refresh that returns at once (debounced, or a
- * wait budget of 0) starts the next one at the same instant, and the
- * deadline that alone ends the loop never comes — an endless storm at one
- * instant. An attempt that took time (it went to a node) keeps its 0 ms, and
- * so do loops with an attempt budget: their sleeps are the rule's.
- */
-export const MIN_DEADLINE_LOOP_SLEEP_MS = SHORTEST_TIMER_MS;
-
-/**
  * Delay before the attempt after `attempt`: `backoffMillis × attempt`, ×8 after
  * `Migrating`, capped at 2 s, clamped to the time left before the deadline
- * (0 when none is left). At least {@link MIN_DEADLINE_LOOP_SLEEP_MS} (still
- * clamped) when only the deadline bounds the loop and nothing has taken any
- * time since the attempt began at `attemptStartedAt` (default: never).
+ * (0 when none is left). At least {@link SHORTEST_TIMER_MS} (still clamped)
+ * when only the deadline bounds the loop and nothing has taken any time since
+ * the attempt began at `attemptStartedAt` (default: never): virtual time has
+ * no timer floor, so an attempt that fails locally (no owner in the map)
+ * after a refresh that returns at once (debounced, or a wait budget of 0)
+ * would start the next one at the same instant, and the deadline that alone
+ * ends the loop would never come. An attempt that took time (it went to a
+ * node) keeps its 0 ms, and so do loops with an attempt budget.
  */
 export function backoffDelay(
   attempt: number,
@@ -144,7 +135,7 @@ export function backoffDelay(
   const base = config.backoffMillis * attempt;
   const delayMs = status === KvStatus.Migrating ? base * MIGRATING_BACKOFF_FACTOR : base;
   let delay = Math.min(delayMs, MAX_BACKOFF_MS);
-  if (delay < MIN_DEADLINE_LOOP_SLEEP_MS && now === attemptStartedAt && deadline !== null && config.bugs.deadlineReplacesAttempts) delay = MIN_DEADLINE_LOOP_SLEEP_MS;
+  if (delay < SHORTEST_TIMER_MS && now === attemptStartedAt && deadline !== null && config.bugs.deadlineReplacesAttempts) delay = SHORTEST_TIMER_MS;
   if (deadline !== null && !config.bugs.unclampedBackoff) {
     const remaining = deadline - now;
     if (remaining <= 0) return 0;

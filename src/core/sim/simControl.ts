@@ -77,8 +77,9 @@ export class SimControl {
     const now = this.scheduler.now();
     for (const n of nodes) {
       if (n.status === 'down' && n.incarnation !== before[n.id]) {
-        this.cluster.node(n.id).crashedAt = now;
-        endHang(this.cluster.node(n.id), now); // a hung node that crashes: its hang ends with it
+        const sim = this.cluster.node(n.id);
+        sim.crashedAt = now;
+        endHang(sim, now); // a hung node that crashes: its hang ends with it
       } else if (n.status === 'hung' && wasHung[n.id] !== true) this.cluster.node(n.id).hangs.push(now, Infinity);
     }
   }
@@ -102,8 +103,9 @@ export class SimControl {
       speaksAgain: (node) => {
         // a resume (or a rejoin after one): queued requests are gone, and a hang ends
         const sim = cluster.node(node);
-        sim.busyUntil = this.scheduler.now();
-        endHang(sim, this.scheduler.now());
+        const now = this.scheduler.now();
+        sim.busyUntil = now;
+        endHang(sim, now);
       },
     };
   }

@@ -15,8 +15,8 @@ export interface Scheduler {
 }
 
 /**
- * The shortest wait a real timer gives, ms: `setTimeout` with a delay below
- * 1 ms fires 1 ms later in Node and in browsers. Virtual time has no such
+ * The shortest wait a real timer gives, ms: the platform timers of Node and
+ * browsers fire a delay below 1 ms 1 ms later. Virtual time has no such
  * floor, so the core uses it where a loop with nothing else to wait on must
  * still let time move (a retry loop bounded by its deadline alone, a
  * closed-loop user whose operation took no time).
